@@ -1,0 +1,37 @@
+# TAP helpers for the project's own tests (run by prove, see tools/test).
+# shellcheck shell=sh
+set -u
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/bareguard-test.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+n=0
+failed=0
+
+# check DESC SCRIPT: run SCRIPT (with set -e) and report it as one TAP test;
+# on failure its output is shown as diagnostics.
+check () {
+	n=$((n + 1))
+	if (set -e; eval "$2") >"$TMP/out" 2>&1; then
+		echo "ok $n - $1"
+	else
+		echo "not ok $n - $1"
+		sed 's/^/# /' "$TMP/out"
+		failed=$((failed + 1))
+	fi
+}
+
+# fails CMD...: CMD must exit non-zero ("! CMD" does not trip set -e).
+fails () {
+	if "$@"; then
+		echo "unexpected success: $*"
+		return 1
+	fi
+}
+
+done_testing () {
+	echo "1..$n"
+	[ "$failed" -eq 0 ]
+}
+
+# The verified upstream tarball; `make` puts it into the cache.
+TARBALL=$TOP/.cache/$(sed -n 's/^UPSTREAM_ORIG=//p' "$TOP/upstream.pin")

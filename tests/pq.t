@@ -1,0 +1,92 @@
+#!/bin/sh
+# The patch queue: sync, export, pq-status, and refusing to lose work.
+. "$(dirname "$0")/lib.sh"
+export BAREGUARD_WORK="$TMP/work" BAREGUARD_PATCHES="$TMP/patches"
+export UPSTREAM_TARBALL="$TARBALL" BAREGUARD_CACHE="$TMP/cache"
+pq="$TOP/tools/pq"
+tree=$BAREGUARD_WORK/git
+cp -R "$TOP/patches" "$BAREGUARD_PATCHES"
+g () { git -C "$tree" -c user.name=T -c user.email=t@invalid "$@"; }
+npatches=$(grep -c . "$BAREGUARD_PATCHES/series" || true)
+
+check 'sync materialises upstream plus one commit per patch' '
+	"$pq" sync
+	test "$(g rev-list --count upstream..HEAD)" = "$npatches"
+	test "$(g log -1 --format=%s upstream)" = "upstream git 2.55.0 (git_2.55.0.orig.tar.xz)"
+'
+
+check 'a fresh tree has nothing unexported, and re-exporting it is a no-op' '
+	"$pq" status
+	"$pq" export
+	diff -r "$TOP/patches" "$BAREGUARD_PATCHES"
+'
+
+check 'a new commit in the tree is unexported work' '
+	echo hack >>"$tree/README.md"
+	g commit -q -a -m "README: a hack" -m "Signed-off-by: T <t@invalid>"
+	fails "$pq" status 2>"$TMP/err"
+	grep "differ from patches/" "$TMP/err"
+	grep "README: a hack" "$TMP/err"
+'
+
+check 'clean refuses to delete unexported work' '
+	fails "$pq" clean 2>"$TMP/err"
+	grep "not deleting work/git" "$TMP/err"
+	test -d "$tree/.git"
+'
+
+check 'export writes it into patches/ and series; then status is clean' '
+	"$pq" export
+	test "$(tail -n 1 "$BAREGUARD_PATCHES/series")" = "$(printf %04d $((npatches + 1)))-README-a-hack.patch"
+	test -f "$BAREGUARD_PATCHES/$(tail -n 1 "$BAREGUARD_PATCHES/series")"
+	"$pq" status
+'
+
+check 'exports are deterministic: a fresh tree exports the same bytes' '
+	cp -R "$BAREGUARD_PATCHES" "$TMP/before"
+	FORCE=1 "$pq" clean
+	"$pq" sync
+	"$pq" export
+	diff -r "$TMP/before" "$BAREGUARD_PATCHES"
+	! grep -h "^From [0-9a-f]\{40\}" "$BAREGUARD_PATCHES"/*.patch | grep -v "^From 0\{40\} "
+'
+
+check 'uncommitted changes are unexported work' '
+	echo more >>"$tree/README.md"
+	fails "$pq" status 2>"$TMP/err"
+	grep "uncommitted changes" "$TMP/err"
+	g checkout -q README.md
+	"$pq" status
+'
+
+check 'sync refuses when both patches/ and the tree changed' '
+	g commit -q --allow-empty -m "empty"
+	cp -R "$BAREGUARD_PATCHES" "$TMP/saved"
+	sed -i "s/^+hack\$/+changed hack/" "$BAREGUARD_PATCHES"/*-README-a-hack.patch
+	fails "$pq" sync 2>"$TMP/err"
+	grep "holds unexported work" "$TMP/err"
+	test "$(g log -1 --format=%s)" = "empty"
+'
+
+check 'sync follows patches/ when the tree holds nothing of its own' '
+	g reset -q --hard HEAD^
+	"$pq" sync
+	tail -n 1 "$tree/README.md" | grep "^changed hack\$"
+	"$pq" status
+'
+
+check 'a patch that no longer applies: clear error, tree never trusted' '
+	rm -rf "$BAREGUARD_WORK"
+	printf "%s\n" "--- a/README.md" "+++ b/README.md" "@@ -1 +1 @@" "-no such line" "+x" \
+		>>"$BAREGUARD_PATCHES"/*-README-a-hack.patch
+	fails "$pq" sync 2>"$TMP/err"
+	grep "does not apply to upstream" "$TMP/err"
+	grep "make export" "$TMP/err"
+	fails "$pq" sync 2>"$TMP/err"
+	grep "is in progress" "$TMP/err"
+	fails "$pq" status
+	FORCE=1 "$pq" clean
+	test ! -e "$tree"
+'
+
+done_testing

@@ -1,0 +1,48 @@
+#!/bin/sh
+# Series hygiene: patches/ applies cleanly, in order, one commit per patch,
+# with upstream's whitespace rules, and exports back to the same bytes.
+. "$(dirname "$0")/lib.sh"
+export BAREGUARD_WORK="$TMP/work" UPSTREAM_TARBALL="$TARBALL" BAREGUARD_CACHE="$TMP/cache"
+P=$TOP/patches
+tree=$BAREGUARD_WORK/git
+
+check 'series lists exactly the patch files, numbered in order' '
+	ls "$P" | grep "\.patch\$" >"$TMP/files"
+	grep -v "^\(#\|\$\)" "$P/series" >"$TMP/series"
+	diff "$TMP/files" "$TMP/series"
+	i=0
+	while read -r p; do
+		i=$((i + 1))
+		case $p in "$(printf %04d $i)"-*.patch) ;; *) exit 1 ;; esac
+	done <"$TMP/series"
+'
+
+check 'every patch applies cleanly, in order, as one commit' '
+	"$TOP/tools/pq" apply "$tree"
+	test "$(git -C "$tree" rev-list --count upstream..HEAD)" = "$(wc -l <"$TMP/series")"
+'
+
+check 'git diff --check is clean for the whole series' '
+	git -C "$tree" diff --check upstream HEAD
+'
+
+check 'every patch has a subject, an explanation and a sign-off' '
+	for c in $(git -C "$tree" rev-list upstream..HEAD); do
+		git -C "$tree" log -1 --format=%B "$c" >"$TMP/msg"
+		test "$(sed -n 2p "$TMP/msg")" = ""
+		test "$(grep -c . "$TMP/msg")" -ge 3
+		grep "^Signed-off-by: " "$TMP/msg"
+	done
+'
+
+check 're-exporting the series reproduces patches/ byte for byte' '
+	mkdir "$TMP/re"
+	BAREGUARD_PATCHES="$TMP/re" "$TOP/tools/pq" export
+	diff -r "$P" "$TMP/re"
+'
+
+check 'the README lists every patch' '
+	for p in $(cat "$TMP/series"); do grep -F "\`$p\`" "$TOP/README.md"; done
+'
+
+done_testing

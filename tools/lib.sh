@@ -1,0 +1,48 @@
+# Sourced by the tools: project paths, the upstream pin and small helpers.
+# shellcheck shell=sh
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+CACHE=${BAREGUARD_CACHE:-$TOP/.cache}
+WORK=${BAREGUARD_WORK:-$TOP/work}
+PATCHES=${BAREGUARD_PATCHES:-$TOP/patches}
+PIN=${BAREGUARD_PIN:-$TOP/upstream.pin}
+TREE=$WORK/git
+
+die () {
+	printf 'error: %s\n' "$*" >&2
+	exit 1
+}
+
+note () {
+	printf '%s\n' "$*" >&2
+}
+
+[ -f "$PIN" ] || die "no pin file at $PIN"
+. "$PIN"
+
+# The version string the upstream tarball unpacks to: git-2.55.0/
+UPSTREAM_DIR=$UPSTREAM_PACKAGE-$UPSTREAM_VERSION
+
+# Run git for the tooling, with no user or system config that could change
+# what it writes (format.*, diff.*), and a fixed identity for commits it makes.
+pq_git () {
+	GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null \
+	GIT_AUTHOR_NAME=bareguard GIT_AUTHOR_EMAIL=bareguard@invalid \
+	GIT_COMMITTER_NAME=bareguard GIT_COMMITTER_EMAIL=bareguard@invalid \
+		git "$@"
+}
+
+# verify FILE: succeed when FILE has the pinned size and SHA-256.
+verify () {
+	size=$(wc -c <"$1" | tr -d ' ')
+	sum=$(sha256sum "$1" | cut -d' ' -f1)
+	[ "$size" = "$UPSTREAM_SIZE" ] && [ "$sum" = "$UPSTREAM_SHA256" ]
+}
+
+verify_or_die () {
+	verify "$1" && return 0
+	die "$1 is not the pinned upstream tarball:
+  size    $size, pinned $UPSTREAM_SIZE
+  sha256  $sum
+  pinned  $UPSTREAM_SHA256
+Refusing to use it. $2"
+}
