@@ -5,6 +5,9 @@
 #                   patches/ into work/git, build; ./bin/git runs it
 #   make test       project checks, our test scripts, targeted upstream ones
 #   make test-full  the whole upstream test suite
+#   make demo       the attack and the defences, played in a temporary dir
+#   make deb        Debian packages of bareguard into dist/ (slow)
+#   make deb-test   check dist/ in a throwaway root, end to end, lintian
 #   make install    install like upstream does (prefix=DIR)
 #   make export     write the commits of work/git back into patches/
 #   make pq-status  fail if work/git holds work not exported to patches/
@@ -26,13 +29,20 @@ test: build
 	@tools/test
 test-full: build
 	@tools/test-full
+demo: build
+	@tools/demo
+deb: fetch
+	@tools/deb
+deb-test:
+	@tools/deb-test
 export:
 	@tools/pq export
 pq-status:
 	@tools/pq status
 clean:
-	@tools/pq clean && rm -rf bin
+	@tools/pq clean && rm -rf bin dist work/deb
 distclean: clean
 	rm -rf .cache
 
-.PHONY: all deps fetch tree build install test test-full export pq-status clean distclean
+.PHONY: all deps fetch tree build install test test-full demo deb deb-test \
+	export pq-status clean distclean
