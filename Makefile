@@ -8,6 +8,7 @@
 #   make demo       the attack and the defences, played in a temporary dir
 #   make deb        Debian packages of bareguard into dist/ (slow)
 #   make deb-test   check dist/ in a throwaway root, end to end, lintian
+#   make fuzz       build and run the fsck tree fuzzer (FUZZ_SECONDS=600)
 #   make install    install like upstream does (prefix=DIR)
 #   make export     write the commits of work/git back into patches/
 #   make pq-status  fail if work/git holds work not exported to patches/
@@ -35,6 +36,8 @@ deb: fetch
 	@tools/deb
 deb-test:
 	@tools/deb-test
+fuzz: tree
+	@tools/fuzz
 export:
 	@tools/pq export
 pq-status:
@@ -44,5 +47,5 @@ clean:
 distclean: clean
 	rm -rf .cache
 
-.PHONY: all deps fetch tree build install test test-full demo deb deb-test \
+.PHONY: all deps fetch tree build install test test-full demo deb deb-test fuzz \
 	export pq-status clean distclean
