@@ -13,7 +13,7 @@ check 'bench-gen writes the same history every time' '
 '
 
 check 'fast-import takes it: the same commit, 4096 files, no bare layout' '
-	git init -q --bare "$TMP/h.git"
+	git init -q --bare --object-format=sha1 "$TMP/h.git"
 	git --git-dir="$TMP/h.git" fast-import --quiet <"$TMP/a"
 	test "$(git --git-dir="$TMP/h.git" rev-parse main)" = \
 		c5a0a298511486ea0be25f5fbdeb401bca2f9969

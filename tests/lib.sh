@@ -11,7 +11,10 @@ failed=0
 # on failure its output is shown as diagnostics.
 check () {
 	n=$((n + 1))
-	if (set -e; eval "$2") >"$TMP/out" 2>&1; then
+	# Not inside "if": there, set -e would be ignored in the subshell
+	# too, and only the last command would count.
+	(set -e; eval "$2") >"$TMP/out" 2>&1
+	if [ $? -eq 0 ]; then
 		echo "ok $n - $1"
 	else
 		echo "not ok $n - $1"

@@ -77,8 +77,8 @@ check 'sync follows patches/ when the tree holds nothing of its own' '
 
 check 'a patch that no longer applies: clear error, tree never trusted' '
 	rm -rf "$BAREGUARD_WORK"
-	printf "%s\n" "--- a/README.md" "+++ b/README.md" "@@ -1 +1 @@" "-no such line" "+x" \
-		>>"$BAREGUARD_PATCHES"/*-README-a-hack.patch
+	sed -i "/^@@/,\$ s/^ / no such context /" \
+		"$BAREGUARD_PATCHES"/*-README-a-hack.patch
 	fails "$pq" sync 2>"$TMP/err"
 	grep "does not apply to upstream" "$TMP/err"
 	grep "make export" "$TMP/err"
