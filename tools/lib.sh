@@ -46,3 +46,22 @@ verify_or_die () {
   pinned  $UPSTREAM_SHA256
 Refusing to use it. $2"
 }
+
+# snapshot DIR REV: make DIR a copy of REV of work/git (e.g. HEAD, or
+# "upstream" for pristine) with work/git's config.mak, for a separate
+# build; keep DIR as it is when it already holds that copy, built. After
+# a successful build, snapshot_built DIR records that it is.
+snapshot () {
+	snapshot_key="$(git -C "$TREE" rev-parse "$2") $(cksum <"$TREE/config.mak")"
+	[ "$(cat "$1/.bareguard-key" 2>/dev/null)" != "$snapshot_key" ] || return 0
+	rm -rf "$1"
+	mkdir -p "$1"
+	git -C "$TREE" archive -o "$1.tar" "$2"
+	tar -x -C "$1" -f "$1.tar"
+	rm -f "$1.tar"
+	cp "$TREE/config.mak" "$1/"
+}
+
+snapshot_built () {
+	echo "$snapshot_key" >"$1/.bareguard-key"
+}
