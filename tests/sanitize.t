@@ -15,7 +15,7 @@ check 'an unknown script in SANITIZE_SCRIPTS is refused by name' '
 	git init -q "$BAREGUARD_WORK/git"
 	git -C "$BAREGUARD_WORK/git" -c user.name=t -c user.email=t@invalid \
 		commit -q --allow-empty -m base
-	fails env SANITIZE_SCRIPTS=t9998 "$TOP/tools/test-sanitize" 2>"$TMP/err"
+	fails env -u SANITIZERS SANITIZE_SCRIPTS=t9998 "$TOP/tools/test-sanitize" 2>"$TMP/err"
 	grep "no test script t9998" "$TMP/err"
 	test ! -d "$BAREGUARD_WORK/san-address-undefined"
 '

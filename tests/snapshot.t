@@ -60,4 +60,13 @@ check 'any revision: the pristine base' '
 	test "$(cat "$dir/file")" = one
 '
 
+check 'an unknown revision is refused, and the snapshot is left alone' '
+	snapshot "$dir" upstream
+	echo built >"$dir/build-output"
+	snapshot_built "$dir"
+	if (snapshot "$dir" no-such-rev) 2>"$TMP/err"; then exit 1; fi
+	grep "no commit no-such-rev" "$TMP/err"
+	test -f "$dir/build-output"
+'
+
 done_testing

@@ -52,7 +52,9 @@ Refusing to use it. $2"
 # build; keep DIR as it is when it already holds that copy, built. After
 # a successful build, snapshot_built DIR records that it is.
 snapshot () {
-	snapshot_key="$(git -C "$TREE" rev-parse "$2") $(cksum <"$TREE/config.mak")"
+	snapshot_key=$(git -C "$TREE" rev-parse --verify -q "$2^{commit}") ||
+		die "no commit $2 in work/git"
+	snapshot_key="$snapshot_key $(cksum <"$TREE/config.mak")"
 	[ "$(cat "$1/.bareguard-key" 2>/dev/null)" != "$snapshot_key" ] || return 0
 	rm -rf "$1"
 	mkdir -p "$1"
