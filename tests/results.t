@@ -1,0 +1,84 @@
+#!/bin/sh
+# tools/results: the measuring tools rewrite their own section of
+# RESULTS.md, and nothing else.
+. "$(dirname "$0")/lib.sh"
+R=$TOP/tools/results
+export BAREGUARD_RESULTS="$TMP/RESULTS.md" BAREGUARD_RESULTS_DATE=2026-01-02
+cat >"$TMP/orig" <<'EOF'
+# Results
+
+## one
+<!-- results:one -->
+old one
+<!-- /results:one -->
+
+Text between the sections.
+
+## two
+<!-- results:two -->
+old two
+<!-- /results:two -->
+EOF
+
+check 'rewriting a section replaces it, with the date, and only it' '
+	cp "$TMP/orig" "$BAREGUARD_RESULTS"
+	printf "Files=2, Tests=5\nResult: PASS\n" | "$R" one
+	cat >"$TMP/want" <<-\EOF
+	# Results
+
+	## one
+	<!-- results:one -->
+	Measured 2026-01-02:
+
+	```
+	Files=2, Tests=5
+	Result: PASS
+	```
+	<!-- /results:one -->
+
+	Text between the sections.
+
+	## two
+	<!-- results:two -->
+	old two
+	<!-- /results:two -->
+	EOF
+	diff "$TMP/want" "$BAREGUARD_RESULTS"
+'
+
+check 'a later run overwrites the section cleanly' '
+	echo "Files=3, Tests=7" | BAREGUARD_RESULTS_DATE=2026-01-03 "$R" one
+	echo "Files=2, Tests=5" | "$R" one
+	echo "Files=2, Tests=5" | "$R" one
+	cp "$TMP/orig" "$TMP/once"
+	echo "Files=2, Tests=5" | BAREGUARD_RESULTS="$TMP/once" "$R" one
+	diff "$TMP/once" "$BAREGUARD_RESULTS"
+	echo "new two" | "$R" two
+	test "$(grep -c "^Measured " "$BAREGUARD_RESULTS")" = 2
+	grep -x "new two" "$BAREGUARD_RESULTS"
+	fails grep -x "old two" "$BAREGUARD_RESULTS"
+'
+
+check 'an unknown section is refused by name, the file untouched' '
+	cp "$TMP/orig" "$BAREGUARD_RESULTS"
+	echo x | fails "$R" three 2>"$TMP/err"
+	grep "has no section three" "$TMP/err"
+	grep "Its sections: one two" "$TMP/err"
+	diff "$TMP/orig" "$BAREGUARD_RESULTS"
+	echo x | fails "$R" "one two" 2>"$TMP/err"
+	grep "bad section name" "$TMP/err"
+'
+
+check 'a section without its end, or no text, is refused, the file untouched' '
+	grep -v "^<!-- /results:one -->\$" "$TMP/orig" >"$BAREGUARD_RESULTS"
+	cp "$BAREGUARD_RESULTS" "$TMP/broken"
+	echo x | fails "$R" one 2>"$TMP/err"
+	grep "has no section one" "$TMP/err"
+	diff "$TMP/broken" "$BAREGUARD_RESULTS"
+	cp "$TMP/orig" "$BAREGUARD_RESULTS"
+	fails "$R" two </dev/null 2>"$TMP/err"
+	grep "no text on stdin" "$TMP/err"
+	diff "$TMP/orig" "$BAREGUARD_RESULTS"
+'
+
+done_testing
