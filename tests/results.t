@@ -1,6 +1,6 @@
 #!/bin/sh
 # tools/results: the measuring tools rewrite their own section of
-# RESULTS.md, and nothing else.
+# RESULTS.md, and nothing else; RESULTS.md holds the sections they write.
 . "$(dirname "$0")/lib.sh"
 R=$TOP/tools/results
 export BAREGUARD_RESULTS="$TMP/RESULTS.md" BAREGUARD_RESULTS_DATE=2026-01-02
@@ -79,6 +79,29 @@ check 'a section without its end, or no text, is refused, the file untouched' '
 	fails "$R" two </dev/null 2>"$TMP/err"
 	grep "no text on stdin" "$TMP/err"
 	diff "$TMP/orig" "$BAREGUARD_RESULTS"
+'
+
+# The sections the tools write: tools/results NAME in tools/ and .ci/run.
+sed -n 's|.*tools/results"* \([a-z0-9-]*\).*|\1|p' "$TOP"/tools/* "$TOP/.ci/run" |
+	sort -u >"$TMP/written"
+
+check 'RESULTS.md has a section for each tool that writes one' '
+	test -s "$TMP/written"
+	sed -n "s/^<!-- results:\\(.*\\) -->\$/\\1/p" "$TOP/RESULTS.md" | sort >"$TMP/have"
+	diff "$TMP/written" "$TMP/have"
+'
+
+check 'RESULTS.md is as tools/results writes it: rewriting changes nothing' '
+	cp "$TOP/RESULTS.md" "$BAREGUARD_RESULTS"
+	for s in $(cat "$TMP/written"); do
+		sed -n "/^<!-- results:$s -->\$/,/^<!-- \\/results:$s -->\$/p" \
+			"$TOP/RESULTS.md" >"$TMP/section"
+		date=$(sed -n "2s/^Measured \\([0-9-]*\\):\$/\\1/p" "$TMP/section")
+		test -n "$date"
+		sed "1,4d;\$d" "$TMP/section" | sed "\$d" >"$TMP/text"
+		BAREGUARD_RESULTS_DATE=$date "$R" "$s" <"$TMP/text"
+	done
+	diff "$TOP/RESULTS.md" "$BAREGUARD_RESULTS"
 '
 
 done_testing

@@ -67,3 +67,23 @@ snapshot () {
 snapshot_built () {
 	echo "$snapshot_key" >"$1/.bareguard-key"
 }
+
+# logged LOG CMD...: run CMD, its output (stdout and stderr) shown and also
+# kept in LOG for tools/results; return CMD's exit status.
+logged () {
+	logged_log=$1
+	shift
+	{
+		logged_rc=0
+		"$@" 2>&1 || logged_rc=$?
+		echo "$logged_rc" >"$logged_log.rc"
+	} | tee "$logged_log"
+	return "$(cat "$logged_log.rc")"
+}
+
+# prove_summary LOG: the totals of the prove run logged in LOG.
+prove_summary () {
+	grep -E '^(Files=|Result: )' "$1" || echo "no summary from prove"
+	skipped=$(grep -c ' skipped: ' "$1" || true)
+	[ "$skipped" -eq 0 ] || echo "Scripts skipped whole: $skipped"
+}
