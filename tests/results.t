@@ -104,4 +104,8 @@ check 'RESULTS.md is as tools/results writes it: rewriting changes nothing' '
 	diff "$TOP/RESULTS.md" "$BAREGUARD_RESULTS"
 '
 
+check 'README.md holds no dated figures (they belong in RESULTS.md)' '
+	fails grep -nE "20[0-9][0-9]-[01][0-9]-[0-3][0-9]" "$TOP/README.md"
+'
+
 done_testing

@@ -41,8 +41,11 @@ check 're-exporting the series reproduces patches/ byte for byte' '
 	diff -r "$P" "$TMP/re"
 '
 
-check 'the README lists every patch' '
-	for p in $(cat "$TMP/series"); do grep -F "\`$p\`" "$TOP/README.md"; done
+check 'the README points to patches/series and the tree, and lists no patch' '
+	grep -F "\`patches/series\`" "$TOP/README.md"
+	grep -F "git -C work/git log" "$TOP/README.md"
+	fails grep -nE "[0-9]{4}-[A-Za-z0-9_.-]*\.patch" "$TOP/README.md"
+	fails grep -nE "patch(es)? [0-9]{4}" "$TOP/README.md"
 '
 
 done_testing
