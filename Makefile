@@ -1,23 +1,34 @@
-# bareguard: Git 2.55.0 plus our patch series. Every recipe calls a script
-# in tools/; README.md explains the workflow.
+# bareguard: Git plus our patch series, on one or more upstream bases
+# ("lines": lines/<name>/upstream.pin + lines/<name>/patches/). Every
+# recipe calls a script in tools/; README.md explains the workflow.
+# LINE=<name> works on that line (make lines lists them); the default is
+# the primary line, main (Git 2.55.0).
 #
-#   make            install build deps, fetch + verify upstream, apply
-#                   patches/ into work/git, build; ./bin/git runs it
+#   make            install build deps, fetch + verify upstream, apply the
+#                   line's patches into work/<line>/git, build; ./bin/git
+#                   (bin/<line>/git) runs it
 #   make test       project checks, our test scripts, targeted upstream ones
 #   make test-full  the whole upstream test suite
 #   make demo       the attack and the defences, played in a temporary dir
-#   make deb        Debian packages of bareguard into dist/ (slow)
-#   make deb-test   check dist/ in a throwaway root, end to end, lintian
+#   make deb        Debian packages of bareguard into dist/<line>/ (slow)
+#   make deb-test   check dist/<line>/ in a throwaway root, end to end, lintian
 #   make test-sanitize  make test's upstream scripts and the demo under
 #                   SANITIZE=address,undefined, then SANITIZE=leak (slow)
 #   make bench      patched vs pristine: fsck, index-pack, discovery;
-#                   table, work/bench/results.txt and ratios.png
+#                   table, work/<line>/bench/results.txt and ratios.png
 #   make fuzz       build and run the fsck tree fuzzer (FUZZ_SECONDS=600)
 #   make install    install like upstream does (prefix=DIR)
-#   make export     write the commits of work/git back into patches/
-#   make pq-status  fail if work/git holds work not exported to patches/
-#   make clean      delete work/git, bin/ and the other builds in work/
+#   make export     write the commits of work/<line>/git back into its patches/
+#   make pq-status  fail if work/<line>/git holds work not exported
+#   make lines      list the lines, their pins and generated trees
+#   make range-diff git range-diff of the line's series against the primary's
+#   make mbox       the series as a cover-lettered mbox for upstream's list,
+#                   without our branding (dist/<line>/bareguard.mbox)
+#   make clean      delete the line's builds in work/<line>/, bin/ and dist/
 #                   (refuses to lose unexported work)
+
+LINE ?=
+export LINE
 
 all: build
 
@@ -53,11 +64,17 @@ export:
 	@tools/pq export
 pq-status:
 	@tools/pq status
+lines:
+	@tools/lines
+range-diff: fetch
+	@tools/range-diff
+mbox: tree
+	@tools/mbox
 clean:
-	@tools/pq clean && rm -rf bin dist work/deb work/pristine* work/bench \
-		work/san-* work/fuzz*
-distclean: clean
-	rm -rf .cache
+	@tools/pq clean && tools/clean
+distclean:
+	@for l in $$(tools/lines --names); do $(MAKE) -s clean LINE=$$l || exit 1; done
+	rm -rf .cache bin dist work
 
 .PHONY: all deps fetch tree build install test test-full test-sanitize demo deb deb-test bench fuzz \
-	export pq-status clean distclean
+	export pq-status lines range-diff mbox clean distclean

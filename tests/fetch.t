@@ -4,8 +4,11 @@
 export BAREGUARD_CACHE="$TMP/cache"
 
 check 'the pin names version, tarball, SHA-256 and size' '
-	. "$TOP/upstream.pin"
-	test "$UPSTREAM_ORIG" = "${UPSTREAM_PACKAGE}_$UPSTREAM_VERSION.orig.tar.xz"
+	. "$LINE_PIN"
+	case $UPSTREAM_ORIG in
+	"${UPSTREAM_PACKAGE}_$UPSTREAM_VERSION".orig.tar.[gx]z) ;;
+	*) exit 1 ;;
+	esac
 	echo "$UPSTREAM_SHA256" | grep -Eq "^[0-9a-f]{64}\$"
 	test "$UPSTREAM_SIZE" -gt 0
 '

@@ -36,5 +36,11 @@ done_testing () {
 	[ "$failed" -eq 0 ]
 }
 
-# The verified upstream tarball; `make` puts it into the cache.
-TARBALL=$TOP/.cache/$(sed -n 's/^UPSTREAM_ORIG=//p' "$TOP/upstream.pin")
+# The line under test (LINE, as for make; the primary by default), its pin
+# and series, and its verified upstream tarball, which `make` puts into the
+# cache.
+LINE=${LINE:-$(sed -n 's/^PRIMARY=//p' "$TOP/tools/lib.sh")}
+export LINE
+LINE_PIN=$TOP/lines/$LINE/upstream.pin
+LINE_PATCHES=$TOP/lines/$LINE/patches
+TARBALL=$TOP/.cache/$(sed -n 's/^UPSTREAM_ORIG=//p' "$LINE_PIN")

@@ -3,6 +3,9 @@
 # RESULTS.md, and nothing else; RESULTS.md holds the sections they write.
 . "$(dirname "$0")/lib.sh"
 R=$TOP/tools/results
+# The sections of the primary line; the other lines' are named after them.
+primary=$(sed -n 's/^PRIMARY=//p' "$TOP/tools/lib.sh")
+export LINE="$primary"
 export BAREGUARD_RESULTS="$TMP/RESULTS.md" BAREGUARD_RESULTS_DATE=2026-01-02
 cat >"$TMP/orig" <<'EOF'
 # Results
@@ -81,25 +84,49 @@ check 'a section without its end, or no text, is refused, the file untouched' '
 	diff "$TMP/orig" "$BAREGUARD_RESULTS"
 '
 
+check 'on another line, a section is named after it and added when missing' '
+	cp "$TMP/orig" "$BAREGUARD_RESULTS"
+	line=$("$TOP/tools/lines" --names | grep -vx "$primary" | head -n 1)
+	test -n "$line"
+	echo "line text" | LINE=$line "$R" one
+	grep -x "<!-- results:one-$line -->" "$BAREGUARD_RESULTS"
+	grep -x "line text" "$BAREGUARD_RESULTS"
+	grep -x "old one" "$BAREGUARD_RESULTS"
+	echo "line again" | LINE=$line "$R" one
+	test "$(grep -c "^<!-- results:one-$line -->" "$BAREGUARD_RESULTS")" = 1
+	fails grep -x "line text" "$BAREGUARD_RESULTS"
+	echo x | LINE=nosuchline fails "$R" one 2>"$TMP/err"
+	grep "no line \"nosuchline\"; the lines are: .*$primary" "$TMP/err"
+'
+
 # The sections the tools write: tools/results NAME in tools/ and .ci/run.
 sed -n 's|.*tools/results"* \([a-z0-9-]*\).*|\1|p' "$TOP"/tools/* "$TOP/.ci/run" |
 	sort -u >"$TMP/written"
 
 check 'RESULTS.md has a section for each tool that writes one' '
 	test -s "$TMP/written"
-	sed -n "s/^<!-- results:\\(.*\\) -->\$/\\1/p" "$TOP/RESULTS.md" | sort >"$TMP/have"
+	sed -n "s/^<!-- results:\\(.*\\) -->\$/\\1/p" "$TOP/RESULTS.md" >"$TMP/all"
+	for l in $("$TOP/tools/lines" --names); do
+		[ "$l" = "$primary" ] || grep -v -- "-$l\$" "$TMP/all" >"$TMP/rest" || :
+		[ "$l" = "$primary" ] || mv "$TMP/rest" "$TMP/all"
+	done
+	sort "$TMP/all" >"$TMP/have"
 	diff "$TMP/written" "$TMP/have"
 '
 
 check 'RESULTS.md is as tools/results writes it: rewriting changes nothing' '
 	cp "$TOP/RESULTS.md" "$BAREGUARD_RESULTS"
-	for s in $(cat "$TMP/written"); do
+	for s in $(sed -n "s/^<!-- results:\\(.*\\) -->\$/\\1/p" "$TOP/RESULTS.md"); do
+		line=$primary name=$s
+		for l in $("$TOP/tools/lines" --names); do
+			case $s in *-"$l") line=$l name=${s%-"$l"} ;; esac
+		done
 		sed -n "/^<!-- results:$s -->\$/,/^<!-- \\/results:$s -->\$/p" \
 			"$TOP/RESULTS.md" >"$TMP/section"
 		date=$(sed -n "2s/^Measured \\([0-9-]*\\):\$/\\1/p" "$TMP/section")
 		test -n "$date"
 		sed "1,4d;\$d" "$TMP/section" | sed "\$d" >"$TMP/text"
-		BAREGUARD_RESULTS_DATE=$date "$R" "$s" <"$TMP/text"
+		LINE=$line BAREGUARD_RESULTS_DATE=$date "$R" "$name" <"$TMP/text"
 	done
 	diff "$TOP/RESULTS.md" "$BAREGUARD_RESULTS"
 '

@@ -5,7 +5,7 @@
 # another copy of the series.
 . "$(dirname "$0")/lib.sh"
 export BAREGUARD_WORK="$TMP/work" UPSTREAM_TARBALL="$TARBALL" BAREGUARD_CACHE="$TMP/cache"
-P=${BAREGUARD_PATCHES:-$TOP/patches}
+P=${BAREGUARD_PATCHES:-$LINE_PATCHES}
 export BAREGUARD_PATCHES="$P"
 tree=$BAREGUARD_WORK/git
 
@@ -76,9 +76,9 @@ check 're-exporting the series reproduces patches/ byte for byte' '
 	diff -r "$P" "$TMP/re"
 '
 
-check 'the README points to patches/series and the tree, and lists no patch' '
-	grep -F "\`patches/series\`" "$TOP/README.md"
-	grep -F "git -C work/git log" "$TOP/README.md"
+check 'the README points to the series and the tree, and lists no patch' '
+	grep -F "\`lines/<line>/patches/series\`" "$TOP/README.md"
+	grep -F "git -C work/main/git log" "$TOP/README.md"
 	fails grep -nE "[0-9]{4}-[A-Za-z0-9_.-]*\.patch" "$TOP/README.md"
 	fails grep -nE "patch(es)? [0-9]{4}" "$TOP/README.md"
 '

@@ -1,11 +1,43 @@
-# Sourced by the tools: project paths, the upstream pin and small helpers.
+# Sourced by the tools: project paths, the line and its upstream pin, and
+# small helpers.
 # shellcheck shell=sh
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 CACHE=${BAREGUARD_CACHE:-$TOP/.cache}
-WORK=${BAREGUARD_WORK:-$TOP/work}
-PATCHES=${BAREGUARD_PATCHES:-$TOP/patches}
-PIN=${BAREGUARD_PIN:-$TOP/upstream.pin}
+
+# A line is one upstream base: lines/<name>/upstream.pin and its series in
+# lines/<name>/patches/. LINE chooses one (make LINE=next); the primary
+# line is the default. Everything a line generates lives in work/<name>/,
+# bin/ and dist/<name>/, so that lines never overwrite each other.
+PRIMARY=main
+LINE=${LINE:-$PRIMARY}
+lines () {
+	for d in "$TOP"/lines/*/upstream.pin; do
+		d=${d%/upstream.pin}
+		echo "${d##*/}"
+	done
+}
+case $LINE in */* | .*) line_pin= ;; *) line_pin=$TOP/lines/$LINE/upstream.pin ;; esac
+if ! [ -f "$line_pin" ]; then
+	printf 'error: no line "%s"; the lines are: %s\n' "$LINE" "$(lines | tr '\n' ' ')" >&2
+	exit 1
+fi
+WORK=${BAREGUARD_WORK:-$TOP/work/$LINE}
+PATCHES=${BAREGUARD_PATCHES:-$TOP/lines/$LINE/patches}
+PIN=${BAREGUARD_PIN:-$TOP/lines/$LINE/upstream.pin}
 TREE=$WORK/git
+# Where the line's git is run from (bin/git for the primary, bin/<line>/git
+# for the others) and where its Debian packages go.
+# LINE_ARG is what a make command needs to name this line, for messages.
+if [ "$LINE" = "$PRIMARY" ]; then
+	BIN=$TOP/bin LINE_ARG=
+else
+	BIN=$TOP/bin/$LINE LINE_ARG=" LINE=$LINE"
+fi
+DIST=$TOP/dist/$LINE
+# A path for messages: relative to the project when inside it.
+rel () {
+	case $1 in "$TOP"/*) echo "${1#"$TOP"/}" ;; *) echo "$1" ;; esac
+}
 
 die () {
 	printf 'error: %s\n' "$*" >&2
@@ -19,8 +51,21 @@ note () {
 [ -f "$PIN" ] || die "no pin file at $PIN"
 . "$PIN"
 
-# The version string the upstream tarball unpacks to: git-2.55.0/
-UPSTREAM_DIR=$UPSTREAM_PACKAGE-$UPSTREAM_VERSION
+# unpack_upstream TARBALL DIR: unpack the upstream tarball into DIR (which
+# must not exist). Release tarballs hold one top-level folder (git-2.55.0/,
+# or a commit id for a snapshot of upstream's next); its content goes into
+# DIR.
+unpack_upstream () {
+	rm -rf "$2.tmp"
+	mkdir -p "$2.tmp"
+	tar -C "$2.tmp" -xf "$1" || die "could not unpack $1"
+	set -- "$1" "$2" "$2.tmp"/*
+	if [ $# -eq 3 ] && [ -d "$3" ]; then
+		mv "$3" "$2" && rmdir "$2.tmp"
+	else
+		mv "$2.tmp" "$2"
+	fi
+}
 
 # Run git for the tooling, with no user or system config that could change
 # what it writes (format.*, diff.*), and a fixed identity for commits it makes.
@@ -47,13 +92,13 @@ verify_or_die () {
 Refusing to use it. $2"
 }
 
-# snapshot DIR REV: make DIR a copy of REV of work/git (e.g. HEAD, or
-# "upstream" for pristine) with work/git's config.mak, for a separate
+# snapshot DIR REV: make DIR a copy of REV of work/<line>/git (e.g. HEAD, or
+# "upstream" for pristine) with work/<line>/git's config.mak, for a separate
 # build; keep DIR as it is when it already holds that copy, built. After
 # a successful build, snapshot_built DIR records that it is.
 snapshot () {
 	snapshot_key=$(git -C "$TREE" rev-parse --verify -q "$2^{commit}") ||
-		die "no commit $2 in work/git"
+		die "no commit $2 in $(rel "$TREE")"
 	snapshot_key="$snapshot_key $(cksum <"$TREE/config.mak")"
 	[ "$(cat "$1/.bareguard-key" 2>/dev/null)" != "$snapshot_key" ] || return 0
 	rm -rf "$1"
