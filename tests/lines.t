@@ -1,0 +1,82 @@
+#!/bin/sh
+# Lines: every line is a pin plus a series, LINE picks one for every tool,
+# lines generate into their own folders, and make mbox, make range-diff and
+# make lines do what the README says. LINE (as for make) is the line whose
+# series is checked here.
+. "$(dirname "$0")/lib.sh"
+primary=$(sed -n 's/^PRIMARY=//p' "$TOP/tools/lib.sh")
+# paths LINE: the paths the tools use for LINE, one a line.
+paths () {
+	LINE=$1 T=$TOP sh -c '. "$T/tools/lib.sh"
+		printf "%s\n" "$WORK" "$TREE" "$BIN" "$DIST" "$PATCHES" "$PIN"' "$TOP/tools/paths"
+}
+
+check 'every line has a complete pin and a series' '
+	n=0
+	for d in "$TOP"/lines/*/; do
+		[ -f "$d/upstream.pin" ] || continue
+		n=$((n + 1))
+		(
+			. "$d/upstream.pin"
+			test -n "$UPSTREAM_PACKAGE" && test -n "$UPSTREAM_VERSION"
+			echo "$UPSTREAM_SHA256" | grep -Eq "^[0-9a-f]{64}\$"
+			echo "$UPSTREAM_COMMIT" | grep -Eq "^[0-9a-f]{40}\$"
+			test "$UPSTREAM_SIZE" -gt 0
+		)
+		test -s "$d/patches/series"
+	done
+	test "$n" -ge 2
+	test -f "$TOP/lines/$primary/upstream.pin"
+'
+
+check 'make lines lists every line with its pin, the primary marked' '
+	"$TOP/tools/lines" >"$TMP/lines.out"
+	for d in "$TOP"/lines/*/upstream.pin; do
+		l=${d%/upstream.pin}; l=${l##*/}
+		v=$(sed -n "s/^UPSTREAM_VERSION=//p" "$d")
+		awk -v l="$l" -v v="$v" "(\$1 == l || \$1 == l \"*\") && \$2 == v { f = 1 } END { exit !f }" "$TMP/lines.out"
+	done
+	grep "^$primary\\* " "$TMP/lines.out"
+	test "$(grep -c "work/.*/git: " "$TMP/lines.out")" = "$("$TOP/tools/lines" --names | wc -l)"
+'
+
+check 'an unknown or malformed LINE is one error line naming the lines' '
+	for bad in nosuch ../main .hidden "a/b"; do
+		fails env LINE="$bad" "$TOP/tools/pq" status 2>"$TMP/err"
+		test "$(wc -l <"$TMP/err")" = 1
+		grep "^error: no line \"$bad\"; the lines are: .*$primary" "$TMP/err"
+	done
+	test ! -e "$TOP/work/nosuch"
+'
+
+check 'no two lines share a tree, a bin, packages or a series' '
+	for l in $("$TOP/tools/lines" --names); do paths "$l"; done >"$TMP/all"
+	test "$(sort "$TMP/all" | uniq -d | wc -l)" = 0
+	paths "$primary" | sed -n 3p | grep -x "$TOP/bin"
+'
+
+check 'make range-diff names a line to compare with the primary' '
+	fails env LINE="$primary" "$TOP/tools/range-diff" 2>"$TMP/err"
+	grep "compares a line with the primary line" "$TMP/err"
+'
+
+check "make mbox leaves out our own patches and names the upstream commit" '
+	export BAREGUARD_WORK="$TMP/work" UPSTREAM_TARBALL="$TARBALL" BAREGUARD_CACHE="$TMP/cache"
+	"$TOP/tools/pq" sync 2>/dev/null
+	"$TOP/tools/mbox" 2>"$TMP/err"
+	mbox=$TOP/dist/$LINE/bareguard.mbox
+	. "$LINE_PIN"
+	ours=$(grep -l "^Subject: \\[PATCH\\] \\(version\\|RelNotes\\):" "$LINE_PATCHES"/*.patch | wc -l)
+	test "$ours" -ge 1
+	total=$(grep -c . "$LINE_PATCHES/series")
+	n=$((total - ours))
+	test "$(grep -c "^Subject: \\[PATCH [0-9]*[1-9][0-9]*/$n\\]" "$mbox")" = "$n"
+	grep "^Subject: \\[PATCH 0*0/$n\\]" "$mbox"
+	fails grep "^Subject: \\[PATCH [0-9/]*\\] \\(version\\|RelNotes\\):" "$mbox"
+	grep -x "upstream commit $UPSTREAM_COMMIT." "$mbox"
+	fails grep "\\*\\*\\* \\(SUBJECT\\|BLURB\\) HERE" "$mbox"
+	git -C "$BAREGUARD_WORK/git" branch --list | fails grep bareguard-mbox
+	test "$(git -C "$BAREGUARD_WORK/git" worktree list | wc -l)" = 1
+'
+
+done_testing
