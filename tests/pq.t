@@ -13,7 +13,9 @@ check 'sync materialises upstream plus one commit per patch' '
 	"$pq" sync
 	test "$(g rev-list --count upstream..HEAD)" = "$npatches"
 	. "$LINE_PIN"
-	test "$(g log -1 --format=%s upstream)" = "upstream git $UPSTREAM_VERSION ($UPSTREAM_ORIG)"
+	base=upstream
+	[ -z "${DEBIAN_VERSION:-}" ] || base=upstream^
+	test "$(g log -1 --format=%s $base)" = "upstream git $UPSTREAM_VERSION ($UPSTREAM_ORIG)"
 '
 
 check 'a fresh tree has nothing unexported, and re-exporting it is a no-op' '
@@ -87,6 +89,50 @@ check 'a patch that no longer applies: clear error, tree never trusted' '
 	grep "is in progress" "$TMP/err"
 	fails "$pq" status
 	FORCE=1 "$pq" clean
+	test ! -e "$tree"
+'
+
+# A pin that names a Debian revision: its own patches become the base.
+mkdir -p "$TMP/deb/debian/patches"
+cat >"$TMP/deb/debian/patches/0001-one.diff" <<'EOF'
+--- a/debian-one
++++ b/debian-one
+@@ -0,0 +1 @@
++one
+EOF
+cat >"$TMP/deb/debian/patches/0002-two.diff" <<'EOF'
+--- debian-two
++++ debian-two
+@@ -0,0 +1 @@
++two
+EOF
+printf '# comment\n0001-one.diff\n\n0002-two.diff -p0\n' >"$TMP/deb/debian/patches/series"
+tar -C "$TMP/deb" -cJf "$TMP/deb.tar.xz" debian
+sed '/^DEBIAN_/d' "$LINE_PIN" >"$TMP/pin"
+cat >>"$TMP/pin" <<EOF
+DEBIAN_VERSION=1:0-1
+DEBIAN_TARBALL=deb.tar.xz
+DEBIAN_SHA256=$(sha256sum <"$TMP/deb.tar.xz" | cut -d" " -f1)
+DEBIAN_SIZE=$(wc -c <"$TMP/deb.tar.xz")
+EOF
+
+check "Debian's own patches of a pinned revision are the series' base" '
+	FORCE=1 "$pq" clean
+	rm -rf "$BAREGUARD_PATCHES" && mkdir "$BAREGUARD_PATCHES"
+	: >"$BAREGUARD_PATCHES/series"
+	BAREGUARD_PIN="$TMP/pin" DEBIAN_TARBALL_FILE="$TMP/deb.tar.xz" "$pq" sync
+	test "$(g log -1 --format=%s upstream)" = "debian: apply the patches of git 1:0-1 (2)"
+	test "$(cat "$tree/debian-one" "$tree/debian-two")" = "one
+two"
+	test "$(g rev-list --count upstream..HEAD)" = 0
+'
+
+check 'a Debian tarball that does not match the pin is refused' '
+	FORCE=1 "$pq" clean
+	cp "$TMP/deb.tar.xz" "$TMP/bad.tar.xz" && echo >>"$TMP/bad.tar.xz"
+	fails env BAREGUARD_PIN="$TMP/pin" DEBIAN_TARBALL_FILE="$TMP/bad.tar.xz" \
+		"$pq" sync 2>"$TMP/err"
+	grep "is not the pinned Debian packaging deb.tar.xz" "$TMP/err"
 	test ! -e "$tree"
 '
 

@@ -76,11 +76,12 @@ pq_git () {
 		git "$@"
 }
 
-# verify FILE: succeed when FILE has the pinned size and SHA-256.
+# verify FILE [SIZE SHA256]: succeed when FILE has the pinned size and
+# SHA-256 (by default, those of the upstream tarball).
 verify () {
 	size=$(wc -c <"$1" | tr -d ' ')
 	sum=$(sha256sum "$1" | cut -d' ' -f1)
-	[ "$size" = "$UPSTREAM_SIZE" ] && [ "$sum" = "$UPSTREAM_SHA256" ]
+	[ "$size" = "${2:-$UPSTREAM_SIZE}" ] && [ "$sum" = "${3:-$UPSTREAM_SHA256}" ]
 }
 
 verify_or_die () {
