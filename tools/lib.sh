@@ -18,7 +18,7 @@ lines () {
 }
 case $LINE in */* | .*) line_pin= ;; *) line_pin=$TOP/lines/$LINE/upstream.pin ;; esac
 if ! [ -f "$line_pin" ]; then
-	printf 'error: no line "%s"; the lines are: %s\n' "$LINE" "$(echo $(lines))" >&2
+	printf 'error: no line "%s"; the lines are: %s\n' "$LINE" "$(lines | paste -sd ' ' -)" >&2
 	exit 1
 fi
 WORK=${BAREGUARD_WORK:-$TOP/work/$LINE}
