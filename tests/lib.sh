@@ -44,3 +44,10 @@ export LINE
 LINE_PIN=$TOP/lines/$LINE/upstream.pin
 LINE_PATCHES=$TOP/lines/$LINE/patches
 TARBALL=$TOP/.cache/$(sed -n 's/^UPSTREAM_ORIG=//p' "$LINE_PIN")
+# Its Debian packaging, when the pin names a revision: the cached copy that
+# `make` verified, so that tests need no download.
+deb_tar=$(sed -n 's/^DEBIAN_TARBALL=//p' "$LINE_PIN")
+if [ -n "$deb_tar" ]; then
+	DEBIAN_TARBALL_FILE=$TOP/.cache/$deb_tar
+	export DEBIAN_TARBALL_FILE
+fi

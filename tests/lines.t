@@ -60,11 +60,26 @@ check 'make range-diff names a line to compare with the primary' '
 	grep "compares a line with the primary line" "$TMP/err"
 '
 
+check 'make clean deletes what the line built, and only once its tree is gone' '
+	export BAREGUARD_WORK="$TMP/cw" BAREGUARD_BIN="$TMP/cb/bin" BAREGUARD_DIST="$TMP/cd/dist"
+	mkdir -p "$BAREGUARD_WORK/git/.git" "$BAREGUARD_WORK/bench" "$BAREGUARD_BIN" "$BAREGUARD_DIST"
+	: >"$BAREGUARD_BIN/git" && : >"$BAREGUARD_DIST/x.deb" && : >"$BAREGUARD_BIN/other"
+	fails "$TOP/tools/clean" 2>"$TMP/err"
+	grep "still exists" "$TMP/err"
+	test -f "$BAREGUARD_DIST/x.deb"
+	rm -rf "$BAREGUARD_WORK/git"
+	"$TOP/tools/clean"
+	test ! -e "$BAREGUARD_WORK" && test ! -e "$BAREGUARD_DIST"
+	test ! -e "$BAREGUARD_BIN/git"
+	if [ "$LINE" = "$primary" ]; then test -f "$BAREGUARD_BIN/other"; else test ! -e "$BAREGUARD_BIN"; fi
+'
+
 check "make mbox leaves out our own patches and names the upstream commit" '
 	export BAREGUARD_WORK="$TMP/work" UPSTREAM_TARBALL="$TARBALL" BAREGUARD_CACHE="$TMP/cache"
+	export BAREGUARD_DIST="$TMP/dist"
 	"$TOP/tools/pq" sync 2>/dev/null
 	"$TOP/tools/mbox" 2>"$TMP/err"
-	mbox=$TOP/dist/$LINE/bareguard.mbox
+	mbox=$BAREGUARD_DIST/bareguard.mbox
 	. "$LINE_PIN"
 	ours=$(grep -l "^Subject: \\[PATCH\\] \\(version\\|RelNotes\\):" "$LINE_PATCHES"/*.patch | wc -l)
 	test "$ours" -ge 1

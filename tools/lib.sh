@@ -33,7 +33,8 @@ if [ "$LINE" = "$PRIMARY" ]; then
 else
 	BIN=$TOP/bin/$LINE LINE_ARG=" LINE=$LINE"
 fi
-DIST=$TOP/dist/$LINE
+BIN=${BAREGUARD_BIN:-$BIN}
+DIST=${BAREGUARD_DIST:-$TOP/dist/$LINE}
 # A path for messages: relative to the project when inside it.
 rel () {
 	case $1 in "$TOP"/*) echo "${1#"$TOP"/}" ;; *) echo "$1" ;; esac
