@@ -10,8 +10,14 @@
 #   make test       project checks, our test scripts, targeted upstream ones
 #   make test-full  the whole upstream test suite
 #   make demo       the attack and the defences, played in a temporary dir
-#   make deb        Debian packages of bareguard into dist/<line>/ (slow)
+#   make deb        Debian packages of bareguard into dist/<line>/ (slow);
+#                   when the line's pin names DEB_SUITE, built as Debian's
+#                   buildds do, in a fresh copy of a clean root of that suite
 #   make deb-test   check dist/<line>/ in a throwaway root, end to end, lintian
+#                   (with DEB_SUITE: installed by that suite's apt in a copy
+#                   of its root, and checked there)
+#   make deb-root   make anew the cached root of the line's DEB_SUITE
+#                   (.cache/roots/; make deb makes it when missing)
 #   make test-sanitize  make test's upstream scripts and the demo under
 #                   SANITIZE=address,undefined, then SANITIZE=leak (slow)
 #   make bench      patched vs pristine: fsck, index-pack, discovery;
@@ -54,6 +60,8 @@ deb: fetch
 	@tools/deb
 deb-test:
 	@tools/deb-test
+deb-root:
+	@tools/deb-root --refresh >/dev/null
 bench: build
 	@tools/deps valgrind strace gnuplot-nox
 	@tools/bench
@@ -76,5 +84,5 @@ distclean:
 	@for l in $$(tools/lines --names); do $(MAKE) -s clean LINE=$$l || exit 1; done
 	rm -rf .cache bin dist work
 
-.PHONY: all deps fetch tree build install test test-full test-sanitize demo deb deb-test bench fuzz \
+.PHONY: all deps fetch tree build install test test-full test-sanitize demo deb deb-test deb-root bench fuzz \
 	export pq-status lines range-diff mbox clean distclean

@@ -23,6 +23,12 @@ check () {
 	fi
 }
 
+# skip DESC REASON: report a test that cannot run on this machine as skipped.
+skip () {
+	n=$((n + 1))
+	echo "ok $n - $1 # skip $2"
+}
+
 # fails CMD...: CMD must exit non-zero ("! CMD" does not trip set -e).
 fails () {
 	if "$@"; then

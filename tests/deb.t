@@ -1,0 +1,149 @@
+#!/bin/sh
+# make deb in a Debian root (a pin's DEB_SUITE, tools/deb-root): the field,
+# the errors a bad one gives, and the cached root, made once and reused.
+# A stand-in for mmdebstrap keeps these tests off the network; the last one
+# chroots into the real cached root, when there is one.
+. "$(dirname "$0")/lib.sh"
+dr=$TOP/tools/deb-root
+if ! command -v apt-get >/dev/null 2>&1 || ! command -v dpkg >/dev/null 2>&1; then
+	echo "1..0 # SKIP not a Debian machine: DEB_SUITE builds need apt and dpkg"
+	exit 0
+fi
+export BAREGUARD_CACHE="$TMP/cache" BAREGUARD_PIN="$TMP/pin"
+arch=$(dpkg --print-architecture)
+# pin SUITE: the line's pin with DEB_SUITE=SUITE (none when empty).
+pin () {
+	sed '/^DEB_SUITE=/d' "$LINE_PIN" >"$TMP/pin"
+	[ -z "$1" ] || echo "DEB_SUITE=$1" >>"$TMP/pin"
+}
+
+# The stand-in: logs the suite it is asked for, fails for $STUB_FAIL, and
+# otherwise writes a tiny root.
+mkdir -p "$TMP/stub" "$TMP/fake/usr/bin" "$TMP/fake/etc"
+: >"$TMP/fake/usr/bin/apt-get"
+chmod +x "$TMP/fake/usr/bin/apt-get"
+cat >"$TMP/stub/mmdebstrap" <<'EOF'
+#!/bin/sh
+suite= out=
+for a; do
+	case $a in
+	-*) ;;
+	*) if [ -z "$suite" ]; then suite=$a; elif [ -z "$out" ]; then out=$a; fi ;;
+	esac
+done
+echo "$suite" >>"$STUB_LOG"
+if [ "$suite" = "${STUB_FAIL:-}" ]; then
+	echo "E: no such suite: $suite" >&2
+	exit 1
+fi
+tar -C "$STUB_ROOT" -cf "$out" .
+EOF
+chmod +x "$TMP/stub/mmdebstrap"
+export PATH="$TMP/stub:$PATH" STUB_LOG="$TMP/stub.log" STUB_ROOT="$TMP/fake"
+
+check 'every DEB_SUITE of a line is a suite name' '
+	for p in "$TOP"/lines/*/upstream.pin; do
+		s=$(sed -n "s/^DEB_SUITE=//p" "$p")
+		[ -z "$s" ] || echo "$s" | grep -Eqx "[a-z][a-z0-9-]*"
+	done
+'
+
+check 'a line without DEB_SUITE builds on this machine: deb-root says so' '
+	pin ""
+	fails "$dr" 2>"$TMP/err"
+	grep "names no DEB_SUITE" "$TMP/err"
+	test ! -e "$STUB_LOG"
+'
+
+check 'a malformed or unknown DEB_SUITE is one clear error, before any download' '
+	for s in ../x trixie/x Trixie -x; do
+		pin "$s"
+		fails "$dr" 2>"$TMP/err"
+		grep "DEB_SUITE=$s in .* is not a Debian suite name" "$TMP/err"
+	done
+	# A typo: distro-info-data does not know it, or the mirror has no such suite.
+	[ -f /usr/share/distro-info/debian.csv ] || [ "$(id -u)" -eq 0 ] || exit 0
+	pin trixy
+	STUB_FAIL=trixy; export STUB_FAIL
+	fails "$dr" 2>"$TMP/err"
+	grep "DEB_SUITE=trixy in .* a Debian suite" "$TMP/err"
+	test ! -e "$BAREGUARD_CACHE/roots/trixy-$arch.tar"
+'
+
+if [ "$(id -u)" -ne 0 ]; then
+	check 'not root: deb-root says that it needs root' '
+		pin sid
+		fails "$dr" 2>"$TMP/err"
+		grep "needs root" "$TMP/err"
+	'
+	done_testing
+	exit
+fi
+
+check 'when mmdebstrap fails, its log is shown and no root is cached' '
+	pin experimental
+	STUB_FAIL=experimental; export STUB_FAIL
+	fails "$dr" 2>"$TMP/err"
+	grep "could not make a experimental root" "$TMP/err"
+	grep "E: no such suite: experimental" "$TMP/err"
+	test ! -e "$BAREGUARD_CACHE/roots/experimental-$arch.tar"
+	test ! -e "$BAREGUARD_CACHE/roots/experimental-$arch.tar.tmp"
+'
+
+check "the root is made from this machine's mirrors, for the suite, once" '
+	pin sid
+	rm -f "$STUB_LOG"
+	out=$("$dr" 2>"$TMP/err")
+	test "$out" = "$BAREGUARD_CACHE/roots/sid-$arch.tar"
+	test -f "$out"
+	test "$(cat "$STUB_LOG")" = sid
+	grep "mmdebstrap from: deb .* sid main" "$TMP/err"
+	fails grep -- "sid-updates\|sid-security" "$TMP/err"
+	test "$("$dr" 2>&1)" = "$out"
+	test "$(wc -l <"$STUB_LOG")" = 1
+'
+
+check 'unpack copies the cached root, without making it again; only into a new directory' '
+	pin sid
+	"$dr" unpack "$TMP/r1"
+	test -x "$TMP/r1/usr/bin/apt-get"
+	test "$(wc -l <"$STUB_LOG")" = 1
+	fails "$dr" unpack "$TMP/r1" 2>"$TMP/err"
+	grep "exists" "$TMP/err"
+'
+
+check '--refresh makes it anew' '
+	pin sid
+	"$dr" --refresh >/dev/null 2>&1
+	test "$(wc -l <"$STUB_LOG")" = 2
+'
+
+# The real thing: a root that make deb has cached, if any.
+real=
+for p in "$TOP"/lines/*/upstream.pin; do
+	s=$(sed -n "s/^DEB_SUITE=//p" "$p")
+	if [ -n "$s" ] && [ -f "$TOP/.cache/roots/$s-$arch.tar" ]; then
+		real=${p%/upstream.pin} real=${real##*/}
+		break
+	fi
+done
+if [ -z "$real" ]; then
+	skip 'run: chrooted, as root or build, offline, clean environment, nothing left mounted' \
+		'no cached root (make deb of a line with DEB_SUITE makes one)'
+else
+	export real
+	check 'run: chrooted, as root or build, offline, clean environment, nothing left mounted' '
+		export LINE=$real BAREGUARD_CACHE="$TOP/.cache" BAREGUARD_PIN="$TOP/lines/$real/upstream.pin"
+		"$dr" unpack "$TMP/root"
+		test "$("$dr" run "$TMP/root" id -un)" = root
+		test "$("$dr" run --user "$TMP/root" id -un)" = build
+		test "$("$dr" run "$TMP/root" printenv PATH)" = /usr/sbin:/usr/bin:/sbin:/bin
+		"$dr" run "$TMP/root" test -f /proc/self/status
+		"$dr" run --offline "$TMP/root" cat /proc/net/dev >"$TMP/net"
+		test "$(sed -n "3,\$ s/:.*//p" "$TMP/net" | tr -d " ")" = lo
+		fails grep " $TMP/root" /proc/self/mounts
+		test -z "$(ls "$TMP/root/proc")"
+	'
+fi
+
+done_testing
