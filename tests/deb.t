@@ -41,6 +41,16 @@ EOF
 chmod +x "$TMP/stub/mmdebstrap"
 export PATH="$TMP/stub:$PATH" STUB_LOG="$TMP/stub.log" STUB_ROOT="$TMP/fake"
 
+check 'a DEB_REVISION that is no number from 1 is refused before any download' '
+	for r in 0 01 x 1.1; do
+		pin ""
+		echo "DEB_REVISION=$r" >>"$TMP/pin"
+		fails "$TOP/tools/deb" 2>"$TMP/err"
+		grep "DEB_REVISION=$r in .* is not a number from 1" "$TMP/err"
+		test ! -e "$BAREGUARD_CACHE" || ! ls "$BAREGUARD_CACHE" | grep -q dsc
+	done
+'
+
 check 'every DEB_SUITE of a line is a suite name' '
 	for p in "$TOP"/lines/*/upstream.pin; do
 		s=$(sed -n "s/^DEB_SUITE=//p" "$p")
