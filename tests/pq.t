@@ -13,8 +13,14 @@ check 'sync materialises upstream plus one commit per patch' '
 	"$pq" sync
 	test "$(g rev-list --count upstream..HEAD)" = "$npatches"
 	. "$LINE_PIN"
+	# under the series: the tarball, then the patches of the pinned Debian
+	# revision as one commit, when it has any (the trixie revision has none)
 	base=upstream
-	[ -z "${DEBIAN_VERSION:-}" ] || base=upstream^
+	if g log -1 --format=%s upstream | grep -q "^debian: "; then
+		test -n "${DEBIAN_VERSION:-}"
+		g log -1 --format=%s upstream | grep -qF "$DEBIAN_VERSION"
+		base=upstream^
+	fi
 	test "$(g log -1 --format=%s $base)" = "upstream git $UPSTREAM_VERSION ($UPSTREAM_ORIG)"
 '
 
