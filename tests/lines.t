@@ -60,6 +60,44 @@ check 'make range-diff names a line to compare with the primary' '
 	grep "compares a line with the primary line" "$TMP/err"
 '
 
+# The range-diff of a line against the primary needs both trees; under
+# make test of a line other than the primary, both are there (CI makes the
+# primary first). From the primary, compare with any other line made here.
+other=
+if [ "$LINE" != "$primary" ]; then
+	other=$LINE
+else
+	for l in $("$TOP/tools/lines" --names); do
+		[ "$l" != "$primary" ] && [ -d "$TOP/work/$l/git/.git" ] || continue
+		other=$l
+		break
+	done
+fi
+if [ -n "$other" ] && [ -d "$TOP/work/$primary/git/.git" ] &&
+   [ -d "$TOP/work/$other/git/.git" ]; then
+	check "make range-diff pairs the primary's patches with $other's, in order" '
+		LINE=$other RANGE_DIFF_OPTS="-s --no-color" "$TOP/tools/range-diff" >"$TMP/rd"
+		cat "$TMP/rd"
+		ours=$(grep -c . "$TOP/lines/$primary/patches/series")
+		theirs=$(grep -c . "$TOP/lines/$other/patches/series")
+		# "N: X = M: Y subject" or "!" for a pair; "<" and ">" for a
+		# patch of one side only
+		sed -n "s/^ *\([0-9][0-9]*\): *[0-9a-f]* [=!] *\([0-9][0-9]*\): *[0-9a-f]* .*/\1 \2/p" "$TMP/rd" >"$TMP/pairs"
+		test "$(wc -l <"$TMP/pairs")" = "$ours"
+		fails grep "^ *[0-9][0-9]*: *[0-9a-f]* <" "$TMP/rd"
+		test "$(grep -c "^ *-: *-* > *[0-9]" "$TMP/rd")" = "$((theirs - ours))"
+		# the primary in order, the line in the same order, each once
+		test "$(cut -d" " -f1 "$TMP/pairs" | tr "\n" " ")" = "$(seq 1 "$ours" | tr "\n" " ")"
+		cut -d" " -f2 "$TMP/pairs" >"$TMP/right"
+		sort -n -u "$TMP/right" | cmp - "$TMP/right"
+		# the version and the release notes differ from line to line
+		grep "[0-9]: *[0-9a-f]* ! *[0-9]*: *[0-9a-f]* version: identify bareguard builds" "$TMP/rd"
+	'
+else
+	skip "make range-diff pairs the primary's patches with another line's" \
+		"needs the primary's tree and another line's (make LINE=...)"
+fi
+
 check 'make clean deletes what the line built, and only once its tree is gone' '
 	export BAREGUARD_WORK="$TMP/cw" BAREGUARD_BIN="$TMP/cb/bin" BAREGUARD_DIST="$TMP/cd/dist"
 	mkdir -p "$BAREGUARD_WORK/git/.git" "$BAREGUARD_WORK/bench" "$BAREGUARD_BIN" "$BAREGUARD_DIST"
