@@ -22,6 +22,10 @@
 #                   SANITIZE=address,undefined, then SANITIZE=leak (slow)
 #   make bench      patched vs pristine: fsck, index-pack, discovery;
 #                   table, work/<line>/bench/results.txt and ratios.png
+#   make results    write the figures the tools above measured since into
+#                   RESULTS.md (measuring alone leaves the checkout clean)
+#   make each-patch  git rebase -x over the series: each patch builds with
+#                   DEVELOPER=1, no warning, and passes the scripts it touches
 #   make fuzz       build and run the fsck tree fuzzer (FUZZ_SECONDS=600)
 #   make install    install like upstream does (prefix=DIR)
 #   make export     write the commits of work/<line>/git back into its patches/
@@ -65,6 +69,10 @@ deb-root:
 bench: build
 	@tools/deps valgrind strace gnuplot-nox
 	@tools/bench
+results:
+	@tools/results --write
+each-patch: tree
+	@tools/each-patch
 fuzz: tree
 	@tools/deps clang libclang-rt-dev
 	@tools/fuzz
@@ -84,5 +92,5 @@ distclean:
 	@for l in $$(tools/lines --names); do $(MAKE) -s clean LINE=$$l || exit 1; done
 	rm -rf .cache bin dist work
 
-.PHONY: all deps fetch tree build install test test-full test-sanitize demo deb deb-test deb-root bench fuzz \
+.PHONY: each-patch results all deps fetch tree build install test test-full test-sanitize demo deb deb-test deb-root bench fuzz \
 	export pq-status lines range-diff mbox clean distclean

@@ -1,12 +1,19 @@
 #!/bin/sh
-# tools/results: the measuring tools rewrite their own section of
-# RESULTS.md, and nothing else; RESULTS.md holds the sections they write.
+# tools/results: the measuring tools record their figures, and
+# "make results" (tools/results --write) rewrites their own section of
+# RESULTS.md with them, and nothing else; RESULTS.md holds the sections
+# they write.
 . "$(dirname "$0")/lib.sh"
-R=$TOP/tools/results
+# R SECTION: record, then write at once (most checks are about the writing).
+R () {
+	"$TOP/tools/results" "$@" && "$TOP/tools/results" --write >/dev/null
+}
+R=R
 # The sections of the primary line; the other lines' are named after them.
 primary=$(sed -n 's/^PRIMARY=//p' "$TOP/tools/lib.sh")
 export LINE="$primary"
 export BAREGUARD_RESULTS="$TMP/RESULTS.md" BAREGUARD_RESULTS_DATE=2026-01-02
+export BAREGUARD_RESULTS_PENDING="$TMP/pending"
 cat >"$TMP/orig" <<'EOF'
 # Results
 
@@ -25,7 +32,7 @@ EOF
 
 check 'rewriting a section replaces it, with the date, and only it' '
 	cp "$TMP/orig" "$BAREGUARD_RESULTS"
-	printf "Files=2, Tests=5\nResult: PASS\n" | "$R" one
+	printf "Files=2, Tests=5\nResult: PASS\n" | $R one
 	cat >"$TMP/want" <<-\EOF
 	# Results
 
@@ -50,13 +57,13 @@ check 'rewriting a section replaces it, with the date, and only it' '
 '
 
 check 'a later run overwrites the section cleanly' '
-	echo "Files=3, Tests=7" | BAREGUARD_RESULTS_DATE=2026-01-03 "$R" one
-	echo "Files=2, Tests=5" | "$R" one
-	echo "Files=2, Tests=5" | "$R" one
+	echo "Files=3, Tests=7" | BAREGUARD_RESULTS_DATE=2026-01-03 $R one
+	echo "Files=2, Tests=5" | $R one
+	echo "Files=2, Tests=5" | $R one
 	cp "$TMP/orig" "$TMP/once"
-	echo "Files=2, Tests=5" | BAREGUARD_RESULTS="$TMP/once" "$R" one
+	echo "Files=2, Tests=5" | BAREGUARD_RESULTS="$TMP/once" $R one
 	diff "$TMP/once" "$BAREGUARD_RESULTS"
-	echo "new two" | "$R" two
+	echo "new two" | $R two
 	test "$(grep -c "^Measured " "$BAREGUARD_RESULTS")" = 2
 	grep -x "new two" "$BAREGUARD_RESULTS"
 	fails grep -x "old two" "$BAREGUARD_RESULTS"
@@ -64,22 +71,23 @@ check 'a later run overwrites the section cleanly' '
 
 check 'an unknown section is refused by name, the file untouched' '
 	cp "$TMP/orig" "$BAREGUARD_RESULTS"
-	echo x | fails "$R" three 2>"$TMP/err"
+	echo x | fails $R three 2>"$TMP/err"
 	grep "has no section three" "$TMP/err"
 	grep "Its sections: one two" "$TMP/err"
 	diff "$TMP/orig" "$BAREGUARD_RESULTS"
-	echo x | fails "$R" "one two" 2>"$TMP/err"
+	echo x | fails $R "one two" 2>"$TMP/err"
 	grep "bad section name" "$TMP/err"
 '
 
 check 'a section without its end, or no text, is refused, the file untouched' '
 	grep -v "^<!-- /results:one -->\$" "$TMP/orig" >"$BAREGUARD_RESULTS"
 	cp "$BAREGUARD_RESULTS" "$TMP/broken"
-	echo x | fails "$R" one 2>"$TMP/err"
+	echo x | fails $R one 2>"$TMP/err"
 	grep "has no section one" "$TMP/err"
 	diff "$TMP/broken" "$BAREGUARD_RESULTS"
+	rm -r "$BAREGUARD_RESULTS_PENDING"
 	cp "$TMP/orig" "$BAREGUARD_RESULTS"
-	fails "$R" two </dev/null 2>"$TMP/err"
+	fails $R two </dev/null 2>"$TMP/err"
 	grep "no text on stdin" "$TMP/err"
 	diff "$TMP/orig" "$BAREGUARD_RESULTS"
 '
@@ -88,15 +96,29 @@ check 'on another line, a section is named after it and added when missing' '
 	cp "$TMP/orig" "$BAREGUARD_RESULTS"
 	line=$("$TOP/tools/lines" --names | grep -vx "$primary" | head -n 1)
 	test -n "$line"
-	echo "line text" | LINE=$line "$R" one
+	echo "line text" | LINE=$line $R one
 	grep -x "<!-- results:one-$line -->" "$BAREGUARD_RESULTS"
 	grep -x "line text" "$BAREGUARD_RESULTS"
 	grep -x "old one" "$BAREGUARD_RESULTS"
-	echo "line again" | LINE=$line "$R" one
+	echo "line again" | LINE=$line $R one
 	test "$(grep -c "^<!-- results:one-$line -->" "$BAREGUARD_RESULTS")" = 1
 	fails grep -x "line text" "$BAREGUARD_RESULTS"
-	echo x | LINE=nosuchline fails "$R" one 2>"$TMP/err"
+	echo x | LINE=nosuchline fails $R one 2>"$TMP/err"
 	grep "no line \"nosuchline\"; the lines are: .*$primary" "$TMP/err"
+'
+
+check 'measuring leaves RESULTS.md as it is; make results writes it, once' '
+	cp "$TMP/orig" "$BAREGUARD_RESULTS"
+	echo "Files=4, Tests=9" | "$TOP/tools/results" two 2>"$TMP/err"
+	grep "make results" "$TMP/err"
+	diff "$TMP/orig" "$BAREGUARD_RESULTS"
+	"$TOP/tools/results" --write >"$TMP/wout"
+	grep "wrote two\$" "$TMP/wout"
+	grep -x "Files=4, Tests=9" "$BAREGUARD_RESULTS"
+	cp "$BAREGUARD_RESULTS" "$TMP/after"
+	"$TOP/tools/results" --write >"$TMP/wout"
+	grep "nothing new to write" "$TMP/wout"
+	diff "$TMP/after" "$BAREGUARD_RESULTS"
 '
 
 # The sections the tools write: tools/results NAME in tools/ and .ci/run.
@@ -126,7 +148,7 @@ check 'RESULTS.md is as tools/results writes it: rewriting changes nothing' '
 		date=$(sed -n "2s/^Measured \\([0-9-]*\\):\$/\\1/p" "$TMP/section")
 		test -n "$date"
 		sed "1,4d;\$d" "$TMP/section" | sed "\$d" >"$TMP/text"
-		LINE=$line BAREGUARD_RESULTS_DATE=$date "$R" "$name" <"$TMP/text"
+		LINE=$line BAREGUARD_RESULTS_DATE=$date $R "$name" <"$TMP/text"
 	done
 	diff "$TOP/RESULTS.md" "$BAREGUARD_RESULTS"
 '
