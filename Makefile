@@ -1,6 +1,7 @@
 # bareguard: Git plus our patch series, on one or more upstream bases
 # ("lines": lines/<name>/upstream.pin + lines/<name>/patches/). Every
-# recipe calls a script in tools/; README.md explains the workflow.
+# recipe calls a script in tools/; README.md is for users,
+# docs/MAINTAINING.md explains the workflow.
 # LINE=<name> works on that line (make lines lists them); the default is
 # the primary line, main (Git 2.55.0).
 #

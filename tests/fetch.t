@@ -35,6 +35,11 @@ check 'a wrong UPSTREAM_TARBALL (another file, or none) is refused' '
 	grep "size    1000, pinned" "$TMP/err"
 	fails env UPSTREAM_TARBALL="$TMP/missing" "$TOP/tools/fetch-upstream" 2>"$TMP/err"
 	grep "UPSTREAM_TARBALL=$TMP/missing: no such file" "$TMP/err"
+	mkdir "$TMP/dir"
+	fails env UPSTREAM_TARBALL="$TMP/dir" "$TOP/tools/fetch-upstream" 2>"$TMP/err"
+	grep "UPSTREAM_TARBALL=$TMP/dir is a directory; name the tarball in it" "$TMP/err"
+	fails env UPSTREAM_TARBALL=/dev/null "$TOP/tools/fetch-upstream" 2>"$TMP/err"
+	grep "UPSTREAM_TARBALL=/dev/null is not a regular file" "$TMP/err"
 '
 
 # A PATH like this machine's, but without apt.

@@ -106,10 +106,15 @@ check 'make clean deletes what the line built, and only once its tree is gone' '
 	grep "still exists" "$TMP/err"
 	test -f "$BAREGUARD_DIST/x.deb"
 	rm -rf "$BAREGUARD_WORK/git"
-	"$TOP/tools/clean"
+	"$TOP/tools/clean" >"$TMP/said"
 	test ! -e "$BAREGUARD_WORK" && test ! -e "$BAREGUARD_DIST"
 	test ! -e "$BAREGUARD_BIN/git"
 	if [ "$LINE" = "$primary" ]; then test -f "$BAREGUARD_BIN/other"; else test ! -e "$BAREGUARD_BIN"; fi
+	# it says what it deleted, in one line, and when there was nothing
+	test "$(wc -l <"$TMP/said")" = 1
+	grep "^make clean.*: deleted $BAREGUARD_WORK/ $BAREGUARD_DIST/ $BAREGUARD_BIN/" "$TMP/said"
+	"$TOP/tools/clean" >"$TMP/said"
+	grep "^make clean.*: nothing to delete\$" "$TMP/said"
 '
 
 check "make mbox leaves out our own patches and names the upstream commit" '

@@ -9,6 +9,12 @@ cp -R "$LINE_PATCHES" "$BAREGUARD_PATCHES"
 g () { git -C "$tree" -c user.name=T -c user.email=t@invalid "$@"; }
 npatches=$(grep -c . "$BAREGUARD_PATCHES/series" || true)
 
+check 'pq-status says "not materialised" before sync, quietly succeeding' '
+	test ! -e "$tree"
+	"$pq" status >"$TMP/said"
+	grep "git: not materialised (make.*makes it); nothing to export\$" "$TMP/said"
+'
+
 check 'sync materialises upstream plus one commit per patch' '
 	"$pq" sync
 	test "$(g rev-list --count upstream..HEAD)" = "$npatches"
@@ -25,7 +31,8 @@ check 'sync materialises upstream plus one commit per patch' '
 '
 
 check 'a fresh tree has nothing unexported, and re-exporting it is a no-op' '
-	"$pq" status
+	"$pq" status >"$TMP/said"
+	grep "git: clean, every commit is in .*patches/\$" "$TMP/said"
 	"$pq" export
 	diff -r "$LINE_PATCHES" "$BAREGUARD_PATCHES"
 '

@@ -122,7 +122,7 @@ check 'measuring leaves RESULTS.md as it is; make results writes it, once' '
 '
 
 # The sections the tools write: tools/results NAME in tools/ and .ci/run.
-sed -n 's|.*tools/results"* \([a-z0-9-]*\).*|\1|p' "$TOP"/tools/* "$TOP/.ci/run" |
+sed -n 's|.*tools/results"* \([a-z0-9][a-z0-9-]*\).*|\1|p' "$TOP"/tools/* "$TOP/.ci/run" |
 	sort -u >"$TMP/written"
 
 check 'RESULTS.md has a section for each tool that writes one' '

@@ -1,6 +1,6 @@
 #!/bin/sh
 # make test-sanitize: the arguments that must be refused before any build.
-# (The sanitized runs themselves are slow; see README, "Sanitizers".)
+# (The sanitized runs themselves are slow; see docs/MAINTAINING.md.)
 . "$(dirname "$0")/lib.sh"
 export BAREGUARD_WORK="$TMP/work"
 
