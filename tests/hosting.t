@@ -281,6 +281,15 @@ for t in http daemon ssh; do
 			"$(git -C "$TMP/attacker" rev-parse evil)"
 	'
 
+	check "$t: a host with embeddedBareRepo=ignore accepts the push without a word" '
+		host ignore-$t receive.fsck.embeddedBareRepo=ignore
+		push $t ignore-$t evil
+		cat "$TMP/err"
+		fails grep embeddedBareRepo "$TMP/err"
+		test "$(srv ignore-$t rev-parse main)" = \
+			"$(git -C "$TMP/attacker" rev-parse evil)"
+	'
+
 	check "$t: a misspelt id is skipped as Git skips one, a bad value refuses every push" '
 		# Git warns of the unknown id and goes on: the check stays a warning
 		host typo-$t receive.fsck.embeddedBareRep=error
@@ -298,6 +307,11 @@ for t in http daemon ssh; do
 		diff "$TMP/before" "$TMP/after"
 	'
 done
+
+check 'the pusher finds the path of the tree a host names with fsck --name-objects' '
+	git -C "$TMP/attacker" fsck --name-objects >"$TMP/err" 2>&1
+	grep "tree $evil_tree (.*:tool.git/): embeddedBareRepo" "$TMP/err"
+'
 
 check 'stopped, no server is left listening' '
 	stop_servers

@@ -128,6 +128,18 @@ logged () {
 	return "$(cat "$logged_log.rc")"
 }
 
+# skip_reasons LOG...: the scripts that the prove runs logged in LOG...
+# skipped whole, counted by the reason each gave.
+skip_reasons () {
+	cat "$@" |
+	sed -n 's/^\(\[[^]]*\] \)\{0,1\}\(t[0-9]*\)-[^ ]* [. ]*skipped: \(.*\)$/\3	\2/p' |
+	sort | awk -F'\t' '
+		{ n[$1]++; s[$1] = s[$1] " " $2 }
+		END { for (r in n) printf "%4d  %s:%s\n", n[r], r, s[r] }' |
+	sort -rn | sed '1i\
+Scripts skipped whole, by reason:'
+}
+
 # prove_summary LOG: the totals of the prove run logged in LOG.
 prove_summary () {
 	grep -E '^(Files=|Result: )' "$1" || echo "no summary from prove"
