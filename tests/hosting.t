@@ -5,7 +5,8 @@
 # with its own config, and stopped here, also when a check fails. The
 # attacker's commit carries a tree that checks out as a bare repository.
 # The git under test is the line's build (work/<line>/git), or, with
-# BAREGUARD_HOSTING_GIT=<prefix>, an installed one (make deb-test).
+# BAREGUARD_HOSTING_GIT=<prefix>, an installed one (make deb-test);
+# BAREGUARD_HOSTING_TRANSPORTS chooses among "http daemon ssh".
 . "$(dirname "$0")/lib.sh"
 if [ -n "${BAREGUARD_HOSTING_GIT:-}" ]; then
 	# an installed git: <prefix>/bin/git, its exec path and http-backend
@@ -17,16 +18,22 @@ else
 	exec_path=$tree
 fi
 backend=$exec_path/git-http-backend
+transports=${BAREGUARD_HOSTING_TRANSPORTS:-http daemon ssh}
+uses () { case " $transports " in *" $1 "*) ;; *) return 1 ;; esac; }
 apache=$(command -v apache2 || echo /usr/sbin/apache2)
 sshd=/usr/sbin/sshd
 modules=/usr/lib/apache2/modules
 missing=
 [ -x "$gitbin/git" ] && [ -x "$backend" ] || missing="$missing a built git (make)"
-[ -x "$apache" ] && [ -f "$modules/mod_cgi.so" ] || missing="$missing apache2"
-[ -x "$sshd" ] && command -v ssh-keygen >/dev/null || missing="$missing openssh-server"
+if uses http && ! { [ -x "$apache" ] && [ -f "$modules/mod_cgi.so" ]; }; then
+	missing="$missing apache2"
+fi
+if uses ssh && ! { [ -x "$sshd" ] && command -v ssh-keygen >/dev/null; }; then
+	missing="$missing openssh-server"
+fi
 command -v ss >/dev/null || missing="$missing ss (iproute2)"
 if [ -n "$missing" ]; then
-	skip "pushes, clones and fetches over HTTP, git daemon and ssh" "missing:$missing"
+	skip "pushes, clones and fetches over: $transports" "missing:$missing"
 	done_testing
 	exit
 fi
@@ -76,6 +83,8 @@ trap 'exit 143' TERM
 trap 'exit 130' INT
 
 # Smart HTTP: Apache with its own config, git-http-backend as CGI.
+http_port= daemon_port= ssh_port=
+if uses http; then
 http_port=$(free_port 1)
 mkdir "$TMP/httpd"
 {
@@ -100,16 +109,21 @@ mkdir "$TMP/httpd"
 	echo "</Directory>"
 } >"$TMP/httpd/httpd.conf"
 "$apache" -f "$TMP/httpd/httpd.conf" -k start 2>"$TMP/logs/httpd.start" || :
+fi
 
 # git daemon, receive-pack enabled, its log (and its services' stderr) kept.
+if uses daemon; then
 daemon_port=$(free_port 2)
 git daemon --listen=127.0.0.1 --port="$daemon_port" --reuseaddr \
 	--base-path="$TMP/srv" --export-all --enable=receive-pack \
 	--informative-errors --verbose "$TMP/srv" \
 	>"$TMP/logs/daemon.log" 2>&1 &
 pids="$pids $!"
+fi
 
-# sshd: its own config and host key, key-only login on 127.0.0.1.
+# sshd: its own config and host key, key-only login on 127.0.0.1; the
+# git it runs finds the exec path under test.
+if uses ssh; then
 ssh_port=$(free_port 3)
 mkdir "$TMP/ssh"
 ssh-keygen -q -t ed25519 -N "" -f "$TMP/ssh/host_key"
@@ -127,13 +141,14 @@ KbdInteractiveAuthentication no
 PermitRootLogin prohibit-password
 UsePAM no
 StrictModes no
-SetEnv GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null
+SetEnv GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null GIT_EXEC_PATH=$exec_path
 EOF
 [ -z "$root" ] || [ -d /run/sshd ] || mkdir -m 755 /run/sshd
 "$sshd" -D -e -f "$TMP/ssh/sshd_config" 2>"$TMP/logs/sshd.log" &
 pids="$pids $!"
 export GIT_SSH_COMMAND="ssh -F /dev/null -i $TMP/ssh/id -o BatchMode=yes \
 -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR"
+fi
 
 # url TRANSPORT REPO: where a client reaches REPO (a name under srv/)
 url () {
@@ -215,9 +230,9 @@ server_log () {
 	esac
 }
 
-check 'the three servers listen on 127.0.0.1 only, on ports of their own' '
-	cat "$TMP/logs/httpd.start"
-	listening "$http_port" && listening "$daemon_port" && listening "$ssh_port"
+check "the servers ($transports) listen on 127.0.0.1 only, on ports of their own" '
+	cat "$TMP/logs/httpd.start" 2>/dev/null || :
+	for port in $http_port $daemon_port $ssh_port; do listening $port; done
 	ss -Htln >"$TMP/listen"
 	for port in $http_port $daemon_port $ssh_port; do
 		awk "{print \$4}" "$TMP/listen" | grep ":$port\$" >"$TMP/addr"
@@ -225,7 +240,7 @@ check 'the three servers listen on 127.0.0.1 only, on ports of their own' '
 	done
 '
 
-for t in http daemon ssh; do
+for t in $transports; do
 	check "$t: a host with embeddedBareRepo=error rejects the push, says why, and is unchanged" '
 		host strict-$t receive.fsck.embeddedBareRepo=error
 		snapshot strict-$t >"$TMP/before"
