@@ -83,7 +83,7 @@ trap 'exit 143' TERM
 trap 'exit 130' INT
 
 # Smart HTTP: Apache with its own config, git-http-backend as CGI.
-http_port= daemon_port= ssh_port=
+http_port='' daemon_port='' ssh_port=''
 if uses http; then
 http_port=$(free_port 1)
 mkdir "$TMP/httpd"
@@ -175,7 +175,7 @@ pack_opt () {
 # commit of the same files under names that make no repository.
 git init -q "$TMP/attacker"
 (
-	cd "$TMP/attacker"
+	cd "$TMP/attacker" || exit 1
 	echo "A helpful tool" >README && git add README && git commit -q -m base
 	git tag base
 	mkdir -p tool.git/objects tool.git/refs
