@@ -55,8 +55,20 @@ if [ -n "$stock" ]; then
 		attack "$stock" stock
 		grep "^PAYLOAD RAN" "$TMP/stock.out"
 	'
+
+	check "each line of the attack's [core] is needed, as the README says" '
+		for key in repositoryformatversion worktree fsmonitor; do
+			grep -q "^	$key = " "$TMP/attack.sh"
+			sed "/^	$key = /d" "$TMP/attack.sh" >"$TMP/attack-$key.sh"
+			mkdir "$TMP/no-$key"
+			(cd "$TMP/no-$key" && PATH="$TMP/path-stock:$PATH" sh -e "$TMP/attack-$key.sh") \
+				>"$TMP/no-$key.out" 2>&1 || :
+			fails grep "PAYLOAD RAN" "$TMP/no-$key.out"
+		done
+	'
 else
 	skip "the README's attack fires with stock Git" "no stock git on this machine"
+	skip "each line of the attack's [core] is needed" "no stock git on this machine"
 fi
 
 if [ -x "$bin/git" ]; then
