@@ -221,6 +221,10 @@ push () {
 	git -C "$TMP/attacker" push "$(pack_opt "$1" receive)" "$(url "$1" "$2")" "$3:refs/heads/main" \
 		>"$TMP/err" 2>&1
 }
+# holds NAME REV: the main branch of srv/NAME.git is the attacker's REV
+holds () {
+	test "$(srv "$1" rev-parse main)" = "$(git -C "$TMP/attacker" rev-parse "$2")"
+}
 # server_log TRANSPORT: what the server wrote (its stderr, its log)
 server_log () {
 	case $1 in
@@ -259,8 +263,7 @@ for t in $transports; do
 		push $t warn-$t evil
 		cat "$TMP/err"
 		grep "^remote: warning: object $evil_tree: embeddedBareRepo: " "$TMP/err"
-		test "$(srv warn-$t rev-parse main)" = \
-			"$(git -C "$TMP/attacker" rev-parse evil)"
+		holds warn-$t evil
 	'
 
 	check "$t: clone and fetch with transfer.fsckObjects warn and succeed" '
@@ -281,8 +284,7 @@ for t in $transports; do
 		push $t strict-$t clean
 		cat "$TMP/err"
 		fails grep -i "warning\\|error\\|embeddedBareRepo" "$TMP/err"
-		test "$(srv strict-$t rev-parse main)" = \
-			"$(git -C "$TMP/attacker" rev-parse clean)"
+		holds strict-$t clean
 	'
 
 	check "$t: a project that lists its fixture in receive.fsck.skipList gets through" '
@@ -292,8 +294,7 @@ for t in $transports; do
 		push $t skip-$t evil
 		cat "$TMP/err"
 		fails grep embeddedBareRepo "$TMP/err"
-		test "$(srv skip-$t rev-parse main)" = \
-			"$(git -C "$TMP/attacker" rev-parse evil)"
+		holds skip-$t evil
 	'
 
 	check "$t: a host with embeddedBareRepo=ignore accepts the push without a word" '
@@ -301,8 +302,7 @@ for t in $transports; do
 		push $t ignore-$t evil
 		cat "$TMP/err"
 		fails grep embeddedBareRepo "$TMP/err"
-		test "$(srv ignore-$t rev-parse main)" = \
-			"$(git -C "$TMP/attacker" rev-parse evil)"
+		holds ignore-$t evil
 	'
 
 	check "$t: a misspelt id is skipped as Git skips one, a bad value refuses every push" '
