@@ -5,7 +5,7 @@
 # runs in seconds: a Makefile that "builds" and a t/Makefile that runs
 # the scripts it is given.
 . "$(dirname "$0")/lib.sh"
-export BAREGUARD_WORK="$TMP/work"
+export BAREGUARD_WORK="$TMP/work" BAREGUARD_RESULTS_PENDING="$TMP/pending"
 tree=$BAREGUARD_WORK/git
 g () { git -C "$tree" -c user.name=T -c user.email=t@invalid "$@"; }
 
@@ -26,6 +26,11 @@ check 'a series whose patches stand alone passes, patch by patch' '
 	grep "^ok 2 a patch without tests (0 scripts)\$" "$TMP/o"
 	grep "^every patch of line $LINE (2) builds" "$TMP/o"
 	test "$(g rev-parse bareguard)" = "$(git -C "$BAREGUARD_WORK/each" rev-parse HEAD)"
+	# its figures, recorded for RESULTS.md
+	grep "^make each-patch on .*: git rebase -x over 2 patches" \
+		"$BAREGUARD_RESULTS_PENDING"/each-patch*.txt
+	grep "^ok 2 a patch without tests (0 scripts)\$" \
+		"$BAREGUARD_RESULTS_PENDING"/each-patch*.txt
 '
 
 check 'a patch whose build warns stops it there, named' '

@@ -4,6 +4,9 @@ set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/bareguard-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
+# What the tools measure while tested is not a figure to keep: they record
+# into the test's own folder, never for RESULTS.md.
+export BAREGUARD_RESULTS_PENDING="$TMP/results-pending"
 n=0
 failed=0
 
