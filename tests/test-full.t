@@ -8,8 +8,8 @@ export BAREGUARD_WORK="$TMP/work" BAREGUARD_RESULTS_PENDING="$TMP/pending"
 tree=$BAREGUARD_WORK/git
 mkdir -p "$tree/t"
 chmod 755 "$TMP" "$BAREGUARD_WORK" "$tree" "$tree/t"
-# upstream's "make test" with DEFAULT_TEST_TARGET=prove runs $(T) under prove
-printf 'test:\n\tcd t && prove --exec /bin/sh $(GIT_PROVE_OPTS) $(T)\n' >"$tree/Makefile"
+# upstream's t/Makefile: "make prove" runs $(T) under prove
+printf 'prove:\n\tprove --exec /bin/sh $(GIT_PROVE_OPTS) $(T)\n' >"$tree/t/Makefile"
 cat >"$tree/t/t0001-plain.sh" <<'EOF'
 echo "ok 1 - plain"; echo "1..1"
 EOF
