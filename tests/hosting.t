@@ -192,6 +192,9 @@ git init -q "$TMP/attacker"
 	git checkout -q main
 ) >"$TMP/logs/fixture" 2>&1
 evil_tree=$(git -C "$TMP/attacker" rev-parse evil:tool.git)
+# How index-pack and unpack-objects name that tree: by its path from the
+# pushed (or fetched) commit.
+evil_named="$evil_tree ($(git -C "$TMP/attacker" rev-parse evil):tool.git/)"
 
 # host NAME KEY=VALUE...: a bare repository srv/NAME.git holding the
 # base commit, that checks pushes with the given config; the ones served
@@ -250,7 +253,7 @@ for t in $transports; do
 		snapshot strict-$t >"$TMP/before"
 		fails push $t strict-$t evil
 		cat "$TMP/err"
-		grep "^remote: error: object $evil_tree: embeddedBareRepo: has HEAD, objects and refs: checks out as a bare repository" "$TMP/err"
+		grep "^remote: error: object $evil_named: embeddedBareRepo: has HEAD, objects and refs: checks out as a bare repository" "$TMP/err"
 		grep "\\[remote rejected\\] evil -> main" "$TMP/err"
 		snapshot strict-$t >"$TMP/after"
 		diff "$TMP/before" "$TMP/after"
@@ -262,7 +265,7 @@ for t in $transports; do
 		host warn-$t
 		push $t warn-$t evil
 		cat "$TMP/err"
-		grep "^remote: warning: object $evil_tree: embeddedBareRepo: " "$TMP/err"
+		grep "^remote: warning: object $evil_named: embeddedBareRepo: " "$TMP/err"
 		holds warn-$t evil
 	'
 
@@ -271,12 +274,12 @@ for t in $transports; do
 		git -c transfer.fsckObjects=true clone "$(pack_opt $t upload)" "$(url $t warn-$t)" \
 			"$TMP/clone-$t" 2>"$TMP/err"
 		cat "$TMP/err"
-		grep "warning: object $evil_tree: embeddedBareRepo: " "$TMP/err"
+		grep "warning: object $evil_named: embeddedBareRepo: " "$TMP/err"
 		test -f "$TMP/clone-$t/tool.git/config"
 		git init -q "$TMP/fetch-$t"
 		git -C "$TMP/fetch-$t" -c fetch.fsckObjects=true fetch "$(pack_opt $t upload)" \
 			"$(url $t warn-$t)" main 2>"$TMP/err"
-		grep "warning: object $evil_tree: embeddedBareRepo: " "$TMP/err"
+		grep "warning: object $evil_named: embeddedBareRepo: " "$TMP/err"
 		git -C "$TMP/fetch-$t" cat-file -e "$evil_tree"
 	'
 
@@ -311,7 +314,7 @@ for t in $transports; do
 		push $t typo-$t evil
 		{ cat "$TMP/err"; server_log $t; } >"$TMP/all"
 		grep "skipping unknown msg id .embeddedbarerep." "$TMP/all"
-		grep "^remote: warning: object $evil_tree: embeddedBareRepo: " "$TMP/err"
+		grep "^remote: warning: object $evil_named: embeddedBareRepo: " "$TMP/err"
 		# an unknown severity is fatal to receive-pack: nothing is accepted
 		host bad-$t receive.fsck.embeddedBareRepo=eror
 		snapshot bad-$t >"$TMP/before"
@@ -323,7 +326,7 @@ for t in $transports; do
 	'
 done
 
-check 'the pusher finds the path of the tree a host names with fsck --name-objects' '
+check 'the pusher finds the tree a host names in their clone too, with fsck --name-objects' '
 	git -C "$TMP/attacker" fsck --name-objects >"$TMP/err" 2>&1
 	grep "tree $evil_tree (.*:tool.git/): embeddedBareRepo" "$TMP/err"
 '
