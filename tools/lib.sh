@@ -21,14 +21,22 @@ if ! [ -f "$line_pin" ]; then
 	printf 'error: no line "%s"; the lines are: %s\n' "$LINE" "$(lines | paste -sd ' ' -)" >&2
 	exit 1
 fi
-WORK=${BAREGUARD_WORK:-$TOP/work/$LINE}
+# WITH_BREAKING_CHANGES=YesPlease builds the line as Git 3.0 will ship
+# (upstream's Makefile knob), in a tree and a bin/ of its own, so that both
+# builds of a line live side by side: work/<line>-breaking/,
+# bin/<line>-breaking/git.
+VARIANT=
+[ -z "${WITH_BREAKING_CHANGES:-}" ] || VARIANT=-breaking
+WORK=${BAREGUARD_WORK:-$TOP/work/$LINE$VARIANT}
 PATCHES=${BAREGUARD_PATCHES:-$TOP/lines/$LINE/patches}
 PIN=${BAREGUARD_PIN:-$TOP/lines/$LINE/upstream.pin}
 TREE=$WORK/git
 # Where the line's git is run from (bin/git for the primary, bin/<line>/git
 # for the others) and where its Debian packages go.
 # LINE_ARG is what a make command needs to name this line, for messages.
-if [ "$LINE" = "$PRIMARY" ]; then
+if [ -n "$VARIANT" ]; then
+	BIN=$TOP/bin/$LINE$VARIANT LINE_ARG=" LINE=$LINE WITH_BREAKING_CHANGES=YesPlease"
+elif [ "$LINE" = "$PRIMARY" ]; then
 	BIN=$TOP/bin LINE_ARG=
 else
 	BIN=$TOP/bin/$LINE LINE_ARG=" LINE=$LINE"
