@@ -3,7 +3,8 @@
 # recipe calls a script in tools/; README.md is for users,
 # docs/MAINTAINING.md explains the workflow.
 # LINE=<name> works on that line (make lines lists them); the default is
-# the primary line, main (Git 2.55.0).
+# the primary line, main (Git 2.55.0). WITH_BREAKING_CHANGES=YesPlease
+# builds and tests it as Git 3.0 (work/<line>-breaking/).
 #
 #   make            install build deps, fetch + verify upstream, apply the
 #                   line's patches into work/<line>/git, build; ./bin/git
