@@ -24,6 +24,10 @@ cat >"$tree/t/lib-httpd.sh" <<'EOF'
 if [ "$(id -u)" -eq 0 ]; then echo "1..0 # SKIP Cannot run httpd tests as root"; exit 0; fi
 echo "ok 1 - served as $(id -un)"; echo "1..1"
 EOF
+# like t5559, which runs t5551 over HTTP/2 and names no lib-httpd.sh
+cat >"$tree/t/t5559-http2.sh" <<'EOF'
+. ./t5541-http.sh
+EOF
 chmod 644 "$tree"/t/*
 
 check 'the whole suite runs, and says why each script skipped whole was skipped' '
@@ -37,8 +41,8 @@ check 'the whole suite runs, and says why each script skipped whole was skipped'
 if [ "$(id -u)" -eq 0 ] && command -v runuser >/dev/null 2>&1 && id -u nobody >/dev/null 2>&1; then
 	check 'as root, the http scripts run apart, as nobody, and pass' '
 		r=$(ls "$BAREGUARD_RESULTS_PENDING"/test-full*.txt)
-		grep "^as root, 2 scripts:" "$r"
-		grep "^as nobody, the 1 http scripts (lib-httpd.sh):" "$r"
+		grep "^as root, 3 scripts:" "$r"
+		grep "^as nobody, the 2 http scripts (lib-httpd.sh, and 1 more that skipped as root):" "$r"
 		fails grep "Cannot run httpd tests as root" "$r"
 		grep -c "^Result: PASS" "$r" | grep -qx 2
 	'
