@@ -128,6 +128,9 @@ sed -n 's|.*tools/results"* \([a-z0-9][a-z0-9-]*\).*|\1|p' "$TOP"/tools/* "$TOP/
 check 'RESULTS.md has a section for each tool that writes one' '
 	test -s "$TMP/written"
 	sed -n "s/^<!-- results:\\(.*\\) -->\$/\\1/p" "$TOP/RESULTS.md" >"$TMP/all"
+	# the sections of a line, and those of its Git 3.0 build
+	grep -v -- "-[a-z0-9]*-breaking\$" "$TMP/all" >"$TMP/rest" || :
+	mv "$TMP/rest" "$TMP/all"
 	for l in $("$TOP/tools/lines" --names); do
 		[ "$l" = "$primary" ] || grep -v -- "-$l\$" "$TMP/all" >"$TMP/rest" || :
 		[ "$l" = "$primary" ] || mv "$TMP/rest" "$TMP/all"
@@ -139,16 +142,20 @@ check 'RESULTS.md has a section for each tool that writes one' '
 check 'RESULTS.md is as tools/results writes it: rewriting changes nothing' '
 	cp "$TOP/RESULTS.md" "$BAREGUARD_RESULTS"
 	for s in $(sed -n "s/^<!-- results:\\(.*\\) -->\$/\\1/p" "$TOP/RESULTS.md"); do
-		line=$primary name=$s
+		line=$primary name=$s breaking=
 		for l in $("$TOP/tools/lines" --names); do
-			case $s in *-"$l") line=$l name=${s%-"$l"} ;; esac
+			case $s in
+			*-"$l") line=$l name=${s%-"$l"} ;;
+			*-"$l"-breaking) line=$l name=${s%-"$l"-breaking} breaking=YesPlease ;;
+			esac
 		done
 		sed -n "/^<!-- results:$s -->\$/,/^<!-- \\/results:$s -->\$/p" \
 			"$TOP/RESULTS.md" >"$TMP/section"
 		date=$(sed -n "2s/^Measured \\([0-9-]*\\):\$/\\1/p" "$TMP/section")
 		test -n "$date"
 		sed "1,4d;\$d" "$TMP/section" | sed "\$d" >"$TMP/text"
-		LINE=$line BAREGUARD_RESULTS_DATE=$date $R "$name" <"$TMP/text"
+		LINE=$line WITH_BREAKING_CHANGES=$breaking BAREGUARD_RESULTS_DATE=$date \
+			$R "$name" <"$TMP/text"
 	done
 	diff "$TOP/RESULTS.md" "$BAREGUARD_RESULTS"
 '
