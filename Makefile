@@ -12,12 +12,18 @@
 #   make test       project checks, our test scripts, targeted upstream ones
 #   make test-full  the whole upstream test suite
 #   make demo       the attack and the defences, played in a temporary dir
-#   make deb        Debian packages of bareguard into dist/<line>/ (slow);
-#                   when the line's pin names DEB_SUITE, built as Debian's
-#                   buildds do, in a fresh copy of a clean root of that suite
+#   make deb        Debian's source package with our series (.dsc) and the
+#                   binaries built from it, into dist/<line>/ (slow); when
+#                   the pin names DEB_SUITE, built as Debian's buildds do,
+#                   in a fresh copy of a clean root of that suite
 #   make deb-test   check dist/<line>/ in a throwaway root, end to end, lintian
 #                   (with DEB_SUITE: installed by that suite's apt in a copy
 #                   of its root, and checked there)
+#   make apt-repo   every line's packages (make deb LINE=...) as one signed
+#                   apt repository, dist/apt/ (APT_SIGNING_KEY=<key>, or a
+#                   throwaway test key); docs/APT.md
+#   make apt-test   install from it over HTTP in fresh roots of its suites,
+#                   as users do; refuses another key and a tampered index
 #   make deb-root   make anew the cached root of the line's DEB_SUITE
 #                   (.cache/roots/; make deb makes it when missing)
 #   make test-sanitize  make test's upstream scripts and the demo under
@@ -68,6 +74,10 @@ deb-test:
 	@tools/deb-test
 deb-root:
 	@tools/deb-root --refresh >/dev/null
+apt-repo:
+	@tools/apt-repo
+apt-test:
+	@tools/apt-test
 bench: build
 	@tools/deps valgrind strace gnuplot-nox
 	@tools/bench
@@ -94,5 +104,5 @@ distclean:
 	@for l in $$(tools/lines --names); do $(MAKE) -s clean LINE=$$l || exit 1; done
 	rm -rf .cache bin dist work
 
-.PHONY: each-patch results all deps fetch tree build install test test-full test-sanitize demo deb deb-test deb-root bench fuzz \
+.PHONY: each-patch results all deps fetch tree build install test test-full test-sanitize demo deb deb-test deb-root apt-repo apt-test bench fuzz \
 	export pq-status lines range-diff mbox clean distclean

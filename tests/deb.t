@@ -36,6 +36,14 @@ if [ "$suite" = "${STUB_FAIL:-}" ]; then
 	echo "E: no such suite: $suite" >&2
 	exit 1
 fi
+# A frozen snapshot of a development suite: its index has expired.
+case " $* " in
+*check-valid-until=no*) ;;
+*) if [ -n "${STUB_EXPIRED:-}" ]; then
+	echo "E: Release file for http://mirror/debian/dists/$suite/InRelease is expired (invalid since 31d 6h 7min 48s). Updates for this repository will not be applied." >&2
+	exit 1
+   fi ;;
+esac
 tar -C "$STUB_ROOT" -cf "$out" .
 EOF
 chmod +x "$TMP/stub/mmdebstrap"
@@ -80,6 +88,29 @@ check 'a malformed or unknown DEB_SUITE is one clear error, before any download'
 	test ! -e "$BAREGUARD_CACHE/roots/trixy-$arch.tar"
 '
 
+check 'deb-source: our series after Debian'"'"'s, a changelog entry, us as Maintainer' '
+	d=$TMP/src/debian
+	mkdir -p "$d/patches"
+	printf "Source: git\nSection: vcs\nMaintainer: Debian Person <dp@debian.invalid>\nUploaders: Other Person <op@debian.invalid>\n\nPackage: git\nMaintainer: not this one\n" >"$d/control"
+	printf "git (1:2.0-1) unstable; urgency=medium\n\n  * Debian.\n\n -- Debian Person <dp@debian.invalid>  Mon, 01 Jan 2024 00:00:00 +0000\n" >"$d/changelog"
+	echo debian-fix.diff >"$d/patches/series"
+	BAREGUARD_PIN=$LINE_PIN "$TOP/tools/deb-source" "$TMP/src" "1:2.0-1+bareguard3"
+	head -n 1 "$d/patches/series" | grep -qx debian-fix.diff
+	test "$(grep -c "^bareguard/" "$d/patches/series")" = "$(grep -vc "^#" "$LINE_PATCHES/series")"
+	for p in $(sed -n "s|^bareguard/||p" "$d/patches/series"); do
+		grep -q "^Description: " "$d/patches/bareguard/$p"
+		grep -q "^Author: " "$d/patches/bareguard/$p"
+	done
+	head -n 1 "$d/changelog" | grep -qx "git (1:2.0-1+bareguard3) unstable; urgency=medium"
+	grep -q "^git (1:2.0-1) unstable" "$d/changelog"
+	sed -n "1,/^\$/p" "$d/control" >"$TMP/stanza"
+	grep -qx "Maintainer: bareguard developers <bareguard@bareguard.invalid>" "$TMP/stanza"
+	grep -qx "XSBC-Original-Maintainer: Debian Person <dp@debian.invalid>" "$TMP/stanza"
+	fails grep -q "^Uploaders:" "$TMP/stanza"
+	grep -qx "Maintainer: not this one" "$d/control"
+	test "$(grep -c "^Maintainer:" "$d/control")" = 2
+'
+
 if [ "$(id -u)" -ne 0 ]; then
 	check 'not root: deb-root says that it needs root' '
 		pin sid
@@ -91,18 +122,49 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 
 check 'when mmdebstrap fails, its log is shown and no root is cached' '
-	pin experimental
-	STUB_FAIL=experimental; export STUB_FAIL
+	pin bookworm
+	STUB_FAIL=bookworm; export STUB_FAIL
+	rm -f "$STUB_LOG"
 	fails "$dr" 2>"$TMP/err"
-	grep "could not make a experimental root" "$TMP/err"
-	grep "E: no such suite: experimental" "$TMP/err"
-	test ! -e "$BAREGUARD_CACHE/roots/experimental-$arch.tar"
-	test ! -e "$BAREGUARD_CACHE/roots/experimental-$arch.tar.tmp"
+	grep "could not make a bookworm root" "$TMP/err"
+	grep "E: no such suite: bookworm" "$TMP/err"
+	test ! -e "$BAREGUARD_CACHE/roots/bookworm-$arch.tar"
+	test ! -e "$BAREGUARD_CACHE/roots/bookworm-$arch.tar.tmp"
+	# Tried once: only an expired index is worth a second try.
+	test "$(wc -l <"$STUB_LOG")" = 1
+	fails grep check-valid-until "$TMP/err"
+'
+
+check 'experimental is built in a sid root with experimental added' '
+	pin experimental
+	rm -f "$STUB_LOG"
+	out=$("$dr" 2>"$TMP/err")
+	test "$out" = "$BAREGUARD_CACHE/roots/experimental-$arch.tar"
+	test "$(cat "$STUB_LOG")" = sid
+	grep "mmdebstrap from: deb .* sid main" "$TMP/err"
+	grep "mmdebstrap from: deb .* experimental main" "$TMP/err"
+	test ! -e "$BAREGUARD_CACHE/roots/sid-$arch.tar"
+'
+
+check 'an expired index (a snapshot mirror) is said, then used for that root only' '
+	pin sid
+	rm -f "$STUB_LOG"
+	STUB_EXPIRED=1 "$dr" --refresh >/dev/null 2>"$TMP/err"
+	test -f "$BAREGUARD_CACHE/roots/sid-$arch.tar"
+	test "$(wc -l <"$STUB_LOG")" = 2
+	grep "warning: the mirror.s sid index has expired" "$TMP/err"
+	grep "dists/sid/InRelease is expired" "$TMP/err"
+	grep "mmdebstrap from: deb \[signed-by=[^]]* check-valid-until=no\] .* sid main" "$TMP/err"
+	# Not for a suite whose index is current.
+	rm -f "$STUB_LOG"
+	"$dr" --refresh >/dev/null 2>"$TMP/err"
+	test "$(wc -l <"$STUB_LOG")" = 1
+	fails grep check-valid-until "$TMP/err"
 '
 
 check "the root is made from this machine's mirrors, for the suite, once" '
 	pin sid
-	rm -f "$STUB_LOG"
+	rm -rf "$STUB_LOG" "$BAREGUARD_CACHE/roots/sid-$arch.tar"
 	out=$("$dr" 2>"$TMP/err")
 	test "$out" = "$BAREGUARD_CACHE/roots/sid-$arch.tar"
 	test -f "$out"
