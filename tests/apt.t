@@ -21,6 +21,9 @@ py=$(command -v python3) || { echo "1..0 # SKIP needs python3 (http.server)"; ex
 arch=$(dpkg --print-architecture)
 main_suite=$(sed -n 's/^DEB_SUITE=//p' "$TOP/lines/main/upstream.pin")
 next_suite=$(sed -n 's/^DEB_SUITE=//p' "$TOP/lines/next/upstream.pin")
+# What apt calls the suite (its Suite field): sid is unstable.
+main_label=$main_suite
+[ "$main_suite" != sid ] || main_label=unstable
 export BAREGUARD_DIST_TOP="$TMP/dist" BAREGUARD_APT_REPO="$TMP/repo"
 unset APT_SIGNING_KEY BAREGUARD_APT_LINES
 
@@ -105,7 +108,7 @@ check 'packages of two lines make one repository with a suite each' '
 			test -s "$TMP/repo/dists/$s/$f"
 		done
 		grep -qx "Origin: bareguard" "$TMP/repo/dists/$s/Release"
-		grep -qx "Suite: $s" "$TMP/repo/dists/$s/Release"
+		grep -qx "Codename: $s" "$TMP/repo/dists/$s/Release"
 		grep -q " main/binary-$arch/Packages.xz$" "$TMP/repo/dists/$s/Release"
 	done
 	# Each suite lists its own line only; the pool holds both.
@@ -118,10 +121,17 @@ check 'packages of two lines make one repository with a suite each' '
 	grep -qx "bareguard-apt-probe_2.0_all.deb" "$TMP/pool"
 '
 
-check 'experimental is opt-in, as at Debian: NotAutomatic' '
+check 'experimental is opt-in, as at Debian: NotAutomatic only' '
 	[ "$next_suite" = experimental ] || exit 0
 	grep -qx "NotAutomatic: yes" "$TMP/repo/dists/experimental/Release"
+	! grep -q "ButAutomaticUpgrades" "$TMP/repo/dists/experimental/Release"
 	! grep -q "NotAutomatic" "$TMP/repo/dists/$main_suite/Release"
+'
+check 'sid is unstable too, as at Debian' '
+	[ "$main_suite" = sid ] || exit 0
+	grep -qx "Suite: unstable" "$TMP/repo/dists/sid/Release"
+	grep -qx "Codename: sid" "$TMP/repo/dists/sid/Release"
+	test "$(readlink "$TMP/repo/dists/unstable")" = sid
 '
 
 check 'without APT_SIGNING_KEY: a throwaway key, labelled so, that verifies the indexes' '
@@ -139,7 +149,7 @@ check 'apt reads it over HTTP with Signed-By, downloads, installs into a root' '
 	ln -s "$TMP/repo" "$www/good"
 	apt good update
 	apt good install -s bareguard-apt-probe >"$TMP/apt.out"
-	grep "^Inst bareguard-apt-probe (1.0 bareguard:$main_suite" "$TMP/apt.out"
+	grep "^Inst bareguard-apt-probe (1.0 bareguard:$main_label" "$TMP/apt.out"
 	mkdir "$TMP/dl"
 	(cd "$TMP/dl" && apt good download bareguard-apt-probe && apt good source --download-only bareguard-apt-probe)
 	cmp "$TMP/dl/bareguard-apt-probe_1.0_all.deb" "$TMP/repo/pool/main/b/bareguard-apt-probe/bareguard-apt-probe_1.0_all.deb"
@@ -172,7 +182,7 @@ check 'the README'"'"'s three lines, as written, make a source apt takes' '
 	grep -qx "Signed-By: $TMP/repo/$key" "$TMP/readme.sources"
 	KEEP_SOURCES=1 apt good update
 	apt good install -s bareguard-apt-probe >"$TMP/apt.out" 2>&1
-	grep "^Inst bareguard-apt-probe (1.0 bareguard:$main_suite" "$TMP/apt.out"
+	grep "^Inst bareguard-apt-probe (1.0 bareguard:$main_label" "$TMP/apt.out"
 '
 
 check 'a repository signed by another key is refused' '

@@ -36,14 +36,20 @@ if [ "$suite" = "${STUB_FAIL:-}" ]; then
 	echo "E: no such suite: $suite" >&2
 	exit 1
 fi
-# A frozen snapshot of a development suite: its index has expired.
-case " $* " in
-*check-valid-until=no*) ;;
-*) if [ -n "${STUB_EXPIRED:-}" ]; then
-	echo "E: Release file for http://mirror/debian/dists/$suite/InRelease is expired (invalid since 31d 6h 7min 48s). Updates for this repository will not be applied." >&2
-	exit 1
-   fi ;;
-esac
+# A frozen snapshot: the index of each suite in STUB_EXPIRED has expired,
+# unless its source line says check-valid-until=no.
+rc=0
+for a; do
+	case $a in "deb "*) ;; *) continue ;; esac
+	case $a in *check-valid-until=no*) continue ;; esac
+	# shellcheck disable=SC2046
+	set -- $(echo "$a" | sed 's/.*\] //')
+	case " ${STUB_EXPIRED:-} " in *" $2 "*)
+		echo "E: Release file for ${1%/}/dists/$2/InRelease is expired (invalid since 31d 6h 7min 48s). Updates for this repository will not be applied." >&2
+		rc=1 ;;
+	esac
+done
+[ $rc -eq 0 ] || exit 1
 tar -C "$STUB_ROOT" -cf "$out" .
 EOF
 chmod +x "$TMP/stub/mmdebstrap"
@@ -91,7 +97,7 @@ check 'a malformed or unknown DEB_SUITE is one clear error, before any download'
 check 'deb-source: our series after Debian'"'"'s, a changelog entry, us as Maintainer' '
 	d=$TMP/src/debian
 	mkdir -p "$d/patches"
-	printf "Source: git\nSection: vcs\nMaintainer: Debian Person <dp@debian.invalid>\nUploaders: Other Person <op@debian.invalid>\n\nPackage: git\nMaintainer: not this one\n" >"$d/control"
+	printf "Source: git\nSection: vcs\nMaintainer: Debian Person <dp@debian.invalid>\nUploaders: Other Person <op@debian.invalid>,\n Third Person <tp@debian.invalid>\nBuild-Depends: make\n\nPackage: git\nMaintainer: not this one\n" >"$d/control"
 	printf "git (1:2.0-1) unstable; urgency=medium\n\n  * Debian.\n\n -- Debian Person <dp@debian.invalid>  Mon, 01 Jan 2024 00:00:00 +0000\n" >"$d/changelog"
 	echo debian-fix.diff >"$d/patches/series"
 	BAREGUARD_PIN=$LINE_PIN "$TOP/tools/deb-source" "$TMP/src" "1:2.0-1+bareguard3"
@@ -106,7 +112,8 @@ check 'deb-source: our series after Debian'"'"'s, a changelog entry, us as Maint
 	sed -n "1,/^\$/p" "$d/control" >"$TMP/stanza"
 	grep -qx "Maintainer: bareguard developers <bareguard@bareguard.invalid>" "$TMP/stanza"
 	grep -qx "XSBC-Original-Maintainer: Debian Person <dp@debian.invalid>" "$TMP/stanza"
-	fails grep -q "^Uploaders:" "$TMP/stanza"
+	fails grep -q "^Uploaders:\|Person <op@\|Third Person" "$TMP/stanza"
+	grep -qx "Build-Depends: make" "$TMP/stanza"
 	grep -qx "Maintainer: not this one" "$d/control"
 	test "$(grep -c "^Maintainer:" "$d/control")" = 2
 '
@@ -149,7 +156,7 @@ check 'experimental is built in a sid root with experimental added' '
 check 'an expired index (a snapshot mirror) is said, then used for that root only' '
 	pin sid
 	rm -f "$STUB_LOG"
-	STUB_EXPIRED=1 "$dr" --refresh >/dev/null 2>"$TMP/err"
+	STUB_EXPIRED=sid "$dr" --refresh >/dev/null 2>"$TMP/err"
 	test -f "$BAREGUARD_CACHE/roots/sid-$arch.tar"
 	test "$(wc -l <"$STUB_LOG")" = 2
 	grep "warning: the mirror.s sid index has expired" "$TMP/err"
@@ -160,6 +167,23 @@ check 'an expired index (a snapshot mirror) is said, then used for that root onl
 	"$dr" --refresh >/dev/null 2>"$TMP/err"
 	test "$(wc -l <"$STUB_LOG")" = 1
 	fails grep check-valid-until "$TMP/err"
+	# On the archive that expired only.
+	pin experimental
+	STUB_EXPIRED=experimental "$dr" --refresh >/dev/null 2>"$TMP/err"
+	tail -n 1 "$TMP/err" | grep "Cached the experimental root"
+	grep "check-valid-until=no\] [^ ]* experimental main" "$TMP/err"
+	fails grep "check-valid-until=no\] [^ ]* sid main" "$TMP/err"
+	# Not for a release, nor its security archive: that stays an error.
+	for s in bookworm bookworm-security; do
+		pin bookworm
+		rm -f "$STUB_LOG" "$BAREGUARD_CACHE/roots/bookworm-$arch.tar"
+		STUB_EXPIRED=$s; export STUB_EXPIRED
+		fails "$dr" 2>"$TMP/err"
+		grep "dists/$s/InRelease is expired" "$TMP/err"
+		test "$(wc -l <"$STUB_LOG")" = 1
+		fails grep check-valid-until "$TMP/err"
+		test ! -e "$BAREGUARD_CACHE/roots/bookworm-$arch.tar"
+	done
 '
 
 check "the root is made from this machine's mirrors, for the suite, once" '
