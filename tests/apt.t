@@ -11,13 +11,13 @@ if ! command -v apt-get >/dev/null 2>&1 || ! command -v dpkg >/dev/null 2>&1; th
 	echo "1..0 # SKIP not a Debian machine"
 	exit 0
 fi
-for c in dpkg-buildpackage apt-ftparchive gpg xz; do
+for c in dpkg-buildpackage apt-ftparchive gpg gpg-agent xz python3; do
 	command -v $c >/dev/null 2>&1 && continue
-	[ "$(id -u)" -eq 0 ] || { echo "1..0 # SKIP needs dpkg-dev, apt-utils, gpg and xz-utils"; exit 0; }
-	"$TOP/tools/deps" dpkg-dev apt-utils gpg xz-utils >&2
+	[ "$(id -u)" -eq 0 ] || { echo "1..0 # SKIP needs dpkg-dev, apt-utils, gpg, gpg-agent, xz-utils and python3"; exit 0; }
+	"$TOP/tools/deps" dpkg-dev apt-utils gpg gpg-agent xz-utils python3 >&2
 	break
 done
-py=$(command -v python3) || { echo "1..0 # SKIP needs python3 (http.server)"; exit 0; }
+py=$(command -v python3)
 arch=$(dpkg --print-architecture)
 main_suite=$(sed -n 's/^DEB_SUITE=//p' "$TOP/lines/main/upstream.pin")
 next_suite=$(sed -n 's/^DEB_SUITE=//p' "$TOP/lines/next/upstream.pin")
