@@ -11,6 +11,9 @@
 #                   (bin/<line>/git) runs it
 #   make test       project checks, our test scripts, targeted upstream ones
 #   make test-full  the whole upstream test suite
+#   make test-clients  editors, viewers and prompts (vim-fugitive, magit,
+#                   tig, gitk, git-gui, bash/zsh/fish prompts, powerline)
+#                   in an attacker's clone and a project's fixture
 #   make demo       the attack and the defences, played in a temporary dir
 #   make deb        Debian's source package with our series (.dsc) and the
 #                   binaries built from it, into dist/<line>/ (slow); when
@@ -64,6 +67,8 @@ test: build
 	@tools/test
 test-full: build
 	@tools/test-full
+test-clients: build
+	@tools/test-clients
 test-sanitize: tree
 	@tools/test-sanitize
 demo: build
@@ -104,5 +109,5 @@ distclean:
 	@for l in $$(tools/lines --names); do $(MAKE) -s clean LINE=$$l || exit 1; done
 	rm -rf .cache bin dist work
 
-.PHONY: each-patch results all deps fetch tree build install test test-full test-sanitize demo deb deb-test deb-root apt-repo apt-test bench fuzz \
+.PHONY: each-patch results all deps fetch tree build install test test-full test-clients test-sanitize demo deb deb-test deb-root apt-repo apt-test bench fuzz \
 	export pq-status lines range-diff mbox clean distclean
